@@ -1,0 +1,231 @@
+import {
+  type AppendResult,
+  type DomainEvent,
+  EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  Notifier,
+  type ReadAllOptions,
+  type ReadAllResult,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  upcast,
+  WrongExpectedRevisionError,
+} from '@kora/kernel';
+import type { Statement } from 'better-sqlite3';
+import type { SqliteDatabase } from '../sqlite/sqlite-database';
+
+interface EventRow {
+  position: number;
+  id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+export interface SqliteEventStoreOptions {
+  /** How often a drained reader looks again for appends made by other processes. */
+  readonly pollIntervalMs?: number;
+  /** Called after each durable append with the number of events written (metrics). */
+  readonly onAppended?: (count: number) => void;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  id       TEXT    NOT NULL UNIQUE,
+  stream   TEXT    NOT NULL,
+  revision INTEGER NOT NULL,
+  type     TEXT    NOT NULL,
+  user_id  TEXT,
+  data     TEXT    NOT NULL,
+  metadata TEXT    NOT NULL,
+  UNIQUE (stream, revision)
+);
+CREATE INDEX IF NOT EXISTS events_by_user ON events (user_id, position);
+`;
+
+const COLUMNS = 'position, id, stream, revision, type, data, metadata';
+
+/**
+ * The embedded event log: one SQLite table, positions from an AUTOINCREMENT key (never reused), revisions unique
+ * per stream. Appends run in an IMMEDIATE transaction under the process-wide write lock with `synchronous=FULL`, so
+ * a resolved append has been fsynced. Re-appending events whose ids are already in the stream at the same place is
+ * acknowledged without writing again (idempotent retries), as EventStoreDB does.
+ */
+export class SqliteEventStore extends EventStore {
+  readonly kind = 'sqlite';
+  readonly appended = new Notifier();
+  readonly pollIntervalMs: number;
+  private readonly onAppended: ((count: number) => void) | undefined;
+  private readonly insert: Statement;
+  private readonly lastRevision: Statement<[string], { revision: number | null }>;
+  private readonly findById: Statement<[string], { stream: string; revision: number; position: number }>;
+  private readonly headStatement: Statement<[], { head: number | null }>;
+  private readonly readStreamStatement: Statement<[string, number, number], EventRow>;
+  private readonly countStatement: Statement<[number, number], { n: number }>;
+  private readonly readAllStatements = new Map<string, Statement<unknown[], EventRow>>();
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    options: SqliteEventStoreOptions = {},
+  ) {
+    super();
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.onAppended = options.onAppended;
+    db.writer.exec(SCHEMA);
+    const w = db.writer;
+    const r = db.reader;
+    this.insert = w.prepare(
+      'INSERT INTO events (id, stream, revision, type, user_id, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.lastRevision = w.prepare('SELECT max(revision) AS revision FROM events WHERE stream = ?');
+    this.findById = w.prepare('SELECT stream, revision, position FROM events WHERE id = ?');
+    this.headStatement = r.prepare('SELECT max(position) AS head FROM events');
+    this.readStreamStatement = r.prepare(
+      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+    );
+    this.countStatement = r.prepare(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE position > ? ORDER BY position LIMIT ?)',
+    );
+  }
+
+  async append<E extends DomainEvent>(
+    streamName: string,
+    events: readonly EventToAppend<E>[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const result = await this.db.exclusive(() => {
+      const w = this.db.writer;
+      w.exec('BEGIN IMMEDIATE');
+      try {
+        const outcome = this.appendInTransaction(streamName, events, expectedRevision);
+        w.exec('COMMIT');
+        return outcome;
+      } catch (error) {
+        if (w.inTransaction) w.exec('ROLLBACK');
+        throw error;
+      }
+    });
+    if (result.written > 0) {
+      this.onAppended?.(result.written);
+      this.appended.notify();
+    }
+    return result.append;
+  }
+
+  private appendInTransaction(
+    streamName: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+  ): { append: AppendResult; written: number } {
+    const previous = this.findById.get(events[0]!.id);
+    if (previous) return { append: this.idempotentRepeat(streamName, events, previous), written: 0 };
+
+    const current = this.lastRevision.get(streamName)?.revision ?? null;
+    const actual = current === null ? 'no_stream' : current;
+    const ok =
+      expected === 'any' ||
+      (expected === 'no_stream' && current === null) ||
+      (expected === 'stream_exists' && current !== null) ||
+      (typeof expected === 'number' && current === expected);
+    if (!ok) throw new WrongExpectedRevisionError(streamName, expected, actual);
+
+    let revision = current ?? -1;
+    let position = 0;
+    for (const event of events) {
+      revision += 1;
+      const info = this.insert.run(
+        event.id,
+        streamName,
+        revision,
+        event.type,
+        event.metadata.userId,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata),
+      );
+      position = Number(info.lastInsertRowid);
+    }
+    return { append: { nextExpectedRevision: revision, position }, written: events.length };
+  }
+
+  /** The first id is already stored: acknowledge only if the whole batch was stored here, in the same order. */
+  private idempotentRepeat(
+    streamName: string,
+    events: readonly EventToAppend[],
+    first: { stream: string; revision: number; position: number },
+  ): AppendResult {
+    let last = first;
+    for (let i = 0; i < events.length; i += 1) {
+      const stored = i === 0 ? first : this.findById.get(events[i]!.id);
+      if (!stored || stored.stream !== streamName || stored.revision !== first.revision + i) {
+        throw new WrongExpectedRevisionError(streamName, 'any', first.revision);
+      }
+      last = stored;
+    }
+    return { nextExpectedRevision: last.revision, position: last.position };
+  }
+
+  async readStream<E extends DomainEvent = DomainEvent>(
+    streamName: string,
+    options: ReadStreamOptions = {},
+  ): Promise<RecordedEvent<E>[]> {
+    const rows = this.readStreamStatement.all(streamName, options.fromRevision ?? 0, options.maxCount ?? -1);
+    return rows.map((row) => toRecorded(row) as RecordedEvent<E>);
+  }
+
+  async readAll(options: ReadAllOptions): Promise<ReadAllResult> {
+    const head = this.headStatement.get()?.head ?? 0;
+    if (head <= options.after) return { events: [], scannedTo: options.after };
+    const types = options.types ?? [];
+    const key = `${types.length}:${options.userId === undefined ? 0 : 1}`;
+    let statement = this.readAllStatements.get(key);
+    if (!statement) {
+      const where = ['position > ?', 'position <= ?'];
+      if (types.length > 0) where.push(`type IN (${types.map(() => '?').join(', ')})`);
+      if (options.userId !== undefined) where.push('user_id = ?');
+      statement = this.db.reader.prepare(
+        `SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ?`,
+      );
+      this.readAllStatements.set(key, statement);
+    }
+    const params: unknown[] = [options.after, head, ...types];
+    if (options.userId !== undefined) params.push(options.userId);
+    params.push(options.maxCount);
+    const rows = statement.all(...params);
+    const events = rows.map(toRecorded);
+    const scannedTo = rows.length === options.maxCount ? rows[rows.length - 1]!.position : head;
+    return { events, scannedTo };
+  }
+
+  async headPosition(): Promise<number> {
+    return this.headStatement.get()?.head ?? 0;
+  }
+
+  async countAfter(position: number, cap: number): Promise<number> {
+    return this.countStatement.get(position, cap)?.n ?? 0;
+  }
+
+  async ping(): Promise<void> {
+    this.db.ping();
+  }
+
+  async close(): Promise<void> {
+    this.appended.notify();
+  }
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return upcast({
+    id: row.id,
+    type: row.type,
+    data: JSON.parse(row.data) as unknown,
+    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+    streamName: row.stream,
+    revision: row.revision,
+    position: row.position,
+  });
+}

@@ -1,0 +1,325 @@
+import type { EventStore } from './event-store';
+import type { RecordedEvent } from './events';
+import { Notifier, sleep } from './notifier';
+import type { AnyProjection, Projected } from './projection';
+import type { Document, ReadStore, ReadStoreSession } from './read-store';
+
+export interface RunnerLogger {
+  info(context: Record<string, unknown>, message: string): void;
+  error(context: Record<string, unknown>, message: string): void;
+}
+
+export interface ProjectionStatus {
+  readonly name: string;
+  readonly version: number;
+  /** Version of the stored read model, null before its first checkpoint. */
+  readonly storedVersion: number | null;
+  readonly position: number;
+  readonly head: number;
+  /** Events in the log after the checkpoint (capped at one million). */
+  readonly lag: number;
+  readonly running: boolean;
+  readonly lastError: string | null;
+}
+
+export interface RebuildProgress {
+  readonly projection: string;
+  readonly position: number;
+  readonly head: number;
+  /** Events handled so far (events of other types are skipped without counting). */
+  readonly applied: number;
+}
+
+export interface RebuildResult {
+  readonly projection: string;
+  readonly applied: number;
+  readonly position: number;
+  readonly documents: number;
+  readonly milliseconds: number;
+}
+
+interface Target {
+  readonly collection: string;
+  readonly checkpoint: string;
+}
+
+interface StepResult {
+  readonly position: number;
+  readonly applied: number;
+  readonly drained: boolean;
+}
+
+interface LiveState {
+  position: number;
+  running: boolean;
+  lastError: string | null;
+  lag: number;
+}
+
+const SHADOW_SUFFIX = '__rebuild';
+const ERROR_BACKOFF_MS = 1_000;
+const LAG_COUNT_CAP = 1_000_000;
+
+/**
+ * Feeds each projection from its checkpoint. A batch of events and the checkpoint that follows it commit in one
+ * read-store transaction, guarded by the checkpoint read in that transaction ("the checkpoint is the lock"), so
+ * two runners on the same projection never apply a batch twice. Each document also remembers the position of the
+ * last event applied to it, so an event replayed after a crash changes nothing.
+ *
+ * Rebuilds write into a shadow collection and swap it in at the end: readers keep the old read model until the new
+ * one is complete and caught up.
+ */
+export class ProjectionRunner {
+  private readonly definitions = new Map<string, AnyProjection>();
+  private readonly live = new Map<string, LiveState>();
+  private readonly loops: Promise<void>[] = [];
+  private readonly progress = new Notifier();
+  private abort = new AbortController();
+  private readonly batchSize: number;
+  private readonly logger: RunnerLogger | undefined;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly store: ReadStore,
+    projections: readonly AnyProjection[],
+    options: { batchSize?: number; logger?: RunnerLogger } = {},
+  ) {
+    for (const projection of projections) {
+      if (this.definitions.has(projection.name)) throw new Error(`Duplicate projection ${projection.name}`);
+      if (projection.name.endsWith(SHADOW_SUFFIX)) throw new Error(`Reserved projection name ${projection.name}`);
+      this.definitions.set(projection.name, projection);
+    }
+    this.batchSize = options.batchSize ?? 1_000;
+    this.logger = options.logger;
+  }
+
+  get names(): string[] {
+    return [...this.definitions.keys()];
+  }
+
+  /** Starts one loop per projection. A projection whose stored version differs is rebuilt first. */
+  async start(): Promise<void> {
+    this.abort = new AbortController();
+    for (const definition of this.definitions.values()) {
+      await this.store.ensureIndexes(definition.collection, definition.indexes ?? []);
+      const checkpoint = await this.store.getCheckpoint(definition.name);
+      const state: LiveState = { position: checkpoint?.position ?? 0, running: true, lastError: null, lag: 0 };
+      this.live.set(definition.name, state);
+      const stale = checkpoint !== null && checkpoint.version !== definition.version;
+      this.loops.push(this.runLive(definition, state, stale));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await Promise.all(this.loops.splice(0));
+    for (const state of this.live.values()) state.running = false;
+  }
+
+  /**
+   * Resolves true once every running projection has processed the log up to `position` (read-your-writes for a
+   * request that just appended), false after `timeoutMs`.
+   */
+  async waitFor(position: number, timeoutMs = 5_000, names?: readonly string[]): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    const states = (names ?? this.names).map((name) => this.live.get(name)).filter((s) => s?.running);
+    for (;;) {
+      const seen = this.progress.version;
+      if (states.every((state) => state!.position >= position)) return true;
+      const left = deadline - Date.now();
+      if (left <= 0 || this.abort.signal.aborted) return false;
+      await this.progress.wait(seen, left, this.abort.signal);
+    }
+  }
+
+  /** Processes the log up to its current head, without waiting for new events (tests, CLI). */
+  async catchUp(name: string): Promise<number> {
+    const definition = this.definition(name);
+    const target = { collection: definition.collection, checkpoint: definition.name };
+    await this.store.ensureIndexes(definition.collection, definition.indexes ?? []);
+    const head = await this.events.headPosition();
+    let applied = 0;
+    for (;;) {
+      const step = await this.step(definition, target);
+      applied += step.applied;
+      if (step.drained && step.position >= head) return applied;
+    }
+  }
+
+  /** Builds the read model from zero into a shadow collection, then swaps it in. */
+  async rebuild(name: string, onProgress?: (progress: RebuildProgress) => void): Promise<RebuildResult> {
+    const started = Date.now();
+    const definition = this.definition(name);
+    const shadow: Target = {
+      collection: `${definition.collection}${SHADOW_SUFFIX}`,
+      checkpoint: `${definition.name}${SHADOW_SUFFIX}`,
+    };
+    await this.store.dropCollection(shadow.collection);
+    await this.store.deleteCheckpoint(shadow.checkpoint);
+    await this.store.ensureIndexes(shadow.collection, definition.indexes ?? []);
+
+    let applied = 0;
+    let head = await this.events.headPosition();
+    for (;;) {
+      const step = await this.step(definition, shadow);
+      applied += step.applied;
+      onProgress?.({ projection: name, position: step.position, head, applied });
+      if (!step.drained || step.position < head) continue;
+      // Caught up with the head seen at the start: swap, unless a live runner has meanwhile gone further.
+      const swapped = await this.store.transaction(async (tx) => {
+        const live = (await tx.getCheckpoint(definition.name))?.position ?? 0;
+        const built = (await tx.getCheckpoint(shadow.checkpoint))?.position ?? 0;
+        if (built < live) return false;
+        await tx.replaceCollection(shadow.collection, definition.collection);
+        await tx.setCheckpoint(definition.name, { position: built, version: definition.version });
+        await tx.deleteCheckpoint(shadow.checkpoint);
+        return true;
+      });
+      if (swapped) {
+        const state = this.live.get(name);
+        if (state) state.position = Math.max(state.position, step.position);
+        const documents = await this.store.collection(definition.collection).count();
+        return { projection: name, applied, position: step.position, documents, milliseconds: Date.now() - started };
+      }
+      head = await this.events.headPosition();
+    }
+  }
+
+  async status(): Promise<ProjectionStatus[]> {
+    const head = await this.events.headPosition();
+    const result: ProjectionStatus[] = [];
+    for (const definition of this.definitions.values()) {
+      const checkpoint = await this.store.getCheckpoint(definition.name);
+      const position = checkpoint?.position ?? 0;
+      const state = this.live.get(definition.name);
+      result.push({
+        name: definition.name,
+        version: definition.version,
+        storedVersion: checkpoint?.version ?? null,
+        position,
+        head,
+        lag: position >= head ? 0 : await this.events.countAfter(position, LAG_COUNT_CAP),
+        running: state?.running ?? false,
+        lastError: state?.lastError ?? null,
+      });
+    }
+    return result;
+  }
+
+  /** Lag of each running projection as of its last step, without touching the stores (metrics). */
+  lastKnownLag(): Array<{ name: string; lag: number }> {
+    return [...this.live.entries()].map(([name, state]) => ({ name, lag: state.lag }));
+  }
+
+  private definition(name: string): AnyProjection {
+    const definition = this.definitions.get(name);
+    if (!definition) throw new Error(`Unknown projection ${name}; known: ${this.names.join(', ')}`);
+    return definition;
+  }
+
+  private async runLive(definition: AnyProjection, state: LiveState, rebuildFirst: boolean): Promise<void> {
+    const target = { collection: definition.collection, checkpoint: definition.name };
+    const signal = this.abort.signal;
+    let needsRebuild = rebuildFirst;
+    while (!signal.aborted) {
+      const seen = this.events.appended.version;
+      try {
+        if (needsRebuild) {
+          this.logger?.info({ projection: definition.name }, 'projection version changed: rebuilding');
+          await this.rebuild(definition.name);
+          needsRebuild = false;
+        }
+        const step = await this.step(definition, target);
+        state.position = step.position;
+        state.lastError = null;
+        this.progress.notify();
+        if (step.drained) {
+          state.lag = 0;
+          await this.events.appended.wait(seen, this.events.pollIntervalMs, signal);
+        } else {
+          state.lag = await this.events.countAfter(step.position, LAG_COUNT_CAP);
+        }
+      } catch (error) {
+        if (signal.aborted) break;
+        state.lastError = error instanceof Error ? error.message : String(error);
+        this.logger?.error({ projection: definition.name, err: error }, 'projection step failed; retrying');
+        await sleep(ERROR_BACKOFF_MS, signal);
+      }
+    }
+  }
+
+  /** Reads one batch after the stored checkpoint and applies it together with the next checkpoint. */
+  private async step(definition: AnyProjection, target: Target): Promise<StepResult> {
+    const from = (await this.store.getCheckpoint(target.checkpoint))?.position ?? 0;
+    const { events, scannedTo } = await this.events.readAll({
+      after: from,
+      maxCount: this.batchSize,
+      types: definition.handles,
+    });
+    if (scannedTo <= from) return { position: from, applied: 0, drained: true };
+    const applied = await this.store.transaction(async (tx) => {
+      const stored = (await tx.getCheckpoint(target.checkpoint))?.position ?? 0;
+      if (stored !== from) return null; // another runner moved it: read again from there
+      const count = await applyEvents(definition, tx, target.collection, events);
+      await tx.setCheckpoint(target.checkpoint, { position: scannedTo, version: definition.version });
+      return count;
+    });
+    if (applied === null) return { position: from, applied: 0, drained: false };
+    return { position: scannedTo, applied, drained: events.length < this.batchSize };
+  }
+}
+
+/**
+ * Applies a batch inside a transaction. Documents are loaded once, evolved in memory and written once per batch;
+ * an event at or below a document's `_position` was already applied to it and is skipped.
+ */
+async function applyEvents(
+  definition: AnyProjection,
+  tx: ReadStoreSession,
+  collectionName: string,
+  events: readonly RecordedEvent[],
+): Promise<number> {
+  const collection = tx.collection<Projected<Document>>(collectionName);
+  const handles = new Set<string>(definition.handles);
+  const cache = new Map<string, Projected<Document> | null>();
+  const dirty = new Set<string>();
+
+  const flush = async (): Promise<void> => {
+    for (const id of dirty) {
+      const doc = cache.get(id);
+      if (doc) await collection.upsert(doc);
+      else await collection.deleteById(id);
+    }
+    dirty.clear();
+  };
+
+  let applied = 0;
+  for (const event of events) {
+    if (!handles.has(event.type)) continue;
+    const target = definition.target(event);
+    if (!target) continue;
+    let ids: string[];
+    if ('id' in target) {
+      ids = [target.id];
+    } else {
+      await flush();
+      const matches = await collection.find(target.where);
+      for (const doc of matches) cache.set(doc._id, doc);
+      ids = matches.map((doc) => doc._id);
+    }
+    for (const id of ids) {
+      let current = cache.get(id);
+      if (current === undefined) current = await collection.findById(id);
+      if (current && current._position >= event.position) continue;
+      const next = definition.evolve(current, event) as Document | null;
+      if (next && next._id !== id) {
+        throw new Error(`Projection ${definition.name} changed _id ${id} to ${next._id} on ${event.type}`);
+      }
+      cache.set(id, next ? { ...next, _position: event.position } : null);
+      dirty.add(id);
+    }
+    applied += 1;
+  }
+  await flush();
+  return applied;
+}

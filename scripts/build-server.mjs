@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// Compiles the server-side workspaces (kernel, modules, projections, backend) from TypeScript to CommonJS with SWC,
+// one `dist/` per package, keeping Nest's decorator metadata. Type checking is `npm run typecheck`'s job; this step
+// only transpiles, so it takes a second or two. Files whose output is newer than their source are skipped.
+import { transformFile } from '@swc/core';
+import { copyFile, mkdir, readdir, stat, writeFile, rm } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const packages = [...(await readdir(join(root, 'modules'))).map((m) => join('modules', m)), 'projections', 'backend'];
+const isTest = (file) => /\.(spec|test)\.ts$/.test(file) || file.includes(`${'/'}__fixtures__${'/'}`);
+const assets = /\.(json|html|css|sql|svg|png|txt|ejs)$/;
+
+/** @type {import('@swc/core').Options} */
+const swcOptions = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    target: 'es2022',
+    keepClassNames: true,
+  },
+  module: { type: 'commonjs', ignoreDynamic: true },
+  sourceMaps: true,
+};
+
+async function* walk(dir) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else yield path;
+  }
+}
+
+async function newer(src, out) {
+  try {
+    return (await stat(src)).mtimeMs > (await stat(out)).mtimeMs;
+  } catch {
+    return true;
+  }
+}
+
+let compiled = 0;
+for (const pkg of packages) {
+  const src = join(root, pkg, 'src');
+  const dist = join(root, pkg, 'dist');
+  try {
+    await stat(src);
+  } catch {
+    continue;
+  }
+  if (process.argv.includes('--clean')) await rm(dist, { recursive: true, force: true });
+  for await (const file of walk(src)) {
+    const rel = relative(src, file);
+    if (isTest(file)) continue;
+    if (file.endsWith('.ts') && !file.endsWith('.d.ts')) {
+      const out = join(dist, rel.replace(/\.ts$/, '.js'));
+      if (!(await newer(file, out))) continue;
+      const { code, map } = await transformFile(file, { ...swcOptions, sourceFileName: relative(dirname(out), file) });
+      await mkdir(dirname(out), { recursive: true });
+      await writeFile(out, `${code}\n//# sourceMappingURL=${out.split('/').pop()}.map\n`);
+      if (map) await writeFile(`${out}.map`, map);
+      compiled += 1;
+    } else if (assets.test(file)) {
+      const out = join(dist, rel);
+      if (!(await newer(file, out))) continue;
+      await mkdir(dirname(out), { recursive: true });
+      await copyFile(file, out);
+    }
+  }
+}
+if (!process.argv.includes('--quiet')) console.log(`build:server: ${compiled} file(s) compiled`);
