@@ -69,4 +69,4 @@ for (const pkg of packages) {
     }
   }
 }
-if (!process.argv.includes('--quiet')) console.log(`build:server: ${compiled} file(s) compiled`);
+if (!process.argv.includes('--quiet')) console.error(`build:server: ${compiled} file(s) compiled`);

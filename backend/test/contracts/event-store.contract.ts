@@ -11,8 +11,12 @@ export interface EventStoreFixture {
  * The behaviour every event store adapter must have. Streams get unique names and reads start after the head seen
  * at the start of a test, so the suite also runs against a shared EventStoreDB that holds other data.
  */
-export function eventStoreContract(name: string, open: () => Promise<EventStoreFixture>): void {
-  describe(`EventStore contract: ${name}`, () => {
+export function eventStoreContract(
+  name: string,
+  open: () => Promise<EventStoreFixture>,
+  options: { skip?: boolean } = {},
+): void {
+  describe.skipIf(options.skip ?? false)(`EventStore contract: ${name}`, () => {
     let fixture: EventStoreFixture;
     let store: EventStore;
     beforeAll(async () => {
@@ -30,7 +34,9 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreF
         ['A', 0, stream],
         ['B', 1, stream],
       ]);
-      expect(events[1]!.position).toBeGreaterThan(events[0]!.position);
+      expect(events[1]!.position).toBeGreaterThanOrEqual(events[0]!.position); // one append may share a position
+      const next = await store.append(stream, [testEvent('C')], 1);
+      expect(next.position).toBeGreaterThan(result.position);
       expect(events[1]!.position).toBe(result.position);
     });
 

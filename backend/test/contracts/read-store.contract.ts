@@ -71,8 +71,12 @@ const DOCS: TrackDoc[] = [
 const ids = (docs: Document[]): string[] => docs.map((d) => d._id);
 
 /** The behaviour every read store adapter must have; collections get unique names per run. */
-export function readStoreContract(name: string, open: () => Promise<ReadStoreFixture>): void {
-  describe(`ReadStore contract: ${name}`, () => {
+export function readStoreContract(
+  name: string,
+  open: () => Promise<ReadStoreFixture>,
+  options: { skip?: boolean } = {},
+): void {
+  describe.skipIf(options.skip ?? false)(`ReadStore contract: ${name}`, () => {
     let fixture: ReadStoreFixture;
     let store: ReadStore;
     let collectionName: string;

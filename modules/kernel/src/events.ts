@@ -34,8 +34,9 @@ export interface RecordedEvent<E extends DomainEvent = DomainEvent> extends Even
   /** Zero-based position inside its stream. */
   readonly revision: number;
   /**
-   * Position in the global log: strictly increasing, unique per event, not necessarily contiguous. Zero means
-   * "before the first event", so a checkpoint of 0 reads the whole log.
+   * Position in the global log: increasing, not necessarily contiguous. Events appended in one call may share it
+   * (EventStoreDB's commit position); events of different appends never do, and reads never split such a group.
+   * Zero means "before the first event", so a checkpoint of 0 reads the whole log.
    */
   readonly position: number;
 }

@@ -270,8 +270,9 @@ export class ProjectionRunner {
 }
 
 /**
- * Applies a batch inside a transaction. Documents are loaded once, evolved in memory and written once per batch;
- * an event at or below a document's `_position` was already applied to it and is skipped.
+ * Applies a batch inside a transaction. Documents are loaded once, evolved in memory and written once per batch.
+ * An event at or below the `_position` a document had when it was loaded was applied by an earlier batch and is
+ * skipped; events of this batch compare with that loaded position, so events sharing a position all apply.
  */
 async function applyEvents(
   definition: AnyProjection,
@@ -282,7 +283,13 @@ async function applyEvents(
   const collection = tx.collection<Projected<Document>>(collectionName);
   const handles = new Set<string>(definition.handles);
   const cache = new Map<string, Projected<Document> | null>();
+  const loadedAt = new Map<string, number>();
   const dirty = new Set<string>();
+  const load = (doc: Projected<Document> | null, id: string): Projected<Document> | null => {
+    cache.set(id, doc);
+    if (!loadedAt.has(id)) loadedAt.set(id, doc?._position ?? 0);
+    return doc;
+  };
 
   const flush = async (): Promise<void> => {
     for (const id of dirty) {
@@ -304,13 +311,11 @@ async function applyEvents(
     } else {
       await flush();
       const matches = await collection.find(target.where);
-      for (const doc of matches) cache.set(doc._id, doc);
-      ids = matches.map((doc) => doc._id);
+      ids = matches.map((doc) => load(doc, doc._id)!._id);
     }
     for (const id of ids) {
-      let current = cache.get(id);
-      if (current === undefined) current = await collection.findById(id);
-      if (current && current._position >= event.position) continue;
+      const current = cache.has(id) ? cache.get(id)! : load(await collection.findById(id), id);
+      if ((loadedAt.get(id) ?? 0) >= event.position) continue;
       const next = definition.evolve(current, event) as Document | null;
       if (next && next._id !== id) {
         throw new Error(`Projection ${definition.name} changed _id ${id} to ${next._id} on ${event.type}`);
