@@ -26,16 +26,19 @@ export function toAppend<E extends DomainEvent>(
   schemaVersion = 1,
 ): EventToAppend<E>[] {
   const occurredAt = context.clock.now().toISOString();
-  return events.map((event) => ({
-    id: context.ids.newId(),
-    type: event.type,
-    data: event.data,
-    metadata: {
-      correlationId: context.correlationId,
-      causationId: context.causationId,
-      userId: context.userId,
-      occurredAt,
-      schemaVersion,
-    },
-  }));
+  return events.map(
+    (event) =>
+      ({
+        id: context.ids.newId(),
+        type: event.type,
+        data: event.data,
+        metadata: {
+          correlationId: context.correlationId,
+          causationId: context.causationId,
+          userId: context.userId,
+          occurredAt,
+          schemaVersion,
+        },
+      }) as EventToAppend<E>,
+  );
 }

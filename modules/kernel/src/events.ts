@@ -20,16 +20,22 @@ export interface DomainEvent<Type extends string = string, Data = unknown> {
   readonly data: Data;
 }
 
-/** An event ready to append: the domain event plus its envelope. */
-export interface EventToAppend<E extends DomainEvent = DomainEvent> {
-  readonly id: string;
-  readonly type: E['type'];
-  readonly data: E['data'];
-  readonly metadata: EventMetadata;
-}
+/** An event ready to append: the domain event plus its envelope (distributes over event unions). */
+export type EventToAppend<E extends DomainEvent = DomainEvent> = E extends DomainEvent
+  ? {
+      readonly id: string;
+      readonly type: E['type'];
+      readonly data: E['data'];
+      readonly metadata: EventMetadata;
+    }
+  : never;
 
-/** An event as read back from the store. */
-export interface RecordedEvent<E extends DomainEvent = DomainEvent> extends EventToAppend<E> {
+/** An event as read back from the store (distributes over event unions, so `switch (event.type)` narrows). */
+export type RecordedEvent<E extends DomainEvent = DomainEvent> = E extends DomainEvent
+  ? EventToAppend<E> & StoredPosition
+  : never;
+
+export interface StoredPosition {
   readonly streamName: string;
   /** Zero-based position inside its stream. */
   readonly revision: number;

@@ -10,3 +10,4 @@ export * from './projection-runner';
 export * from './context';
 export * from './decider';
 export * from './upcasting';
+export * from './durable';

@@ -3,7 +3,7 @@
  * store and on MongoDB. Documents are plain JSON (strings, numbers, booleans, null, arrays, objects): dates are
  * ISO-8601 strings, which sort correctly as text.
  */
-export type Document = { _id: string } & { [key: string]: unknown };
+export type Document = { _id: string };
 
 export type Scalar = string | number | boolean | null;
 

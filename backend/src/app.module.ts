@@ -1,0 +1,39 @@
+import { type DynamicModule, type ModuleMetadata, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import type { Logger } from 'pino';
+import { AuthGuard } from './auth/auth.guard';
+import { LocalTokenVerifier } from './auth/local-token-verifier';
+import { TokenVerifier } from './auth/token-verifier';
+import type { Config } from './config/config';
+import { EventBusModule } from './cqrs/event-bus.module';
+import { HealthModule } from './health/health.module';
+import { ErrorFilter } from './http/error.filter';
+import { InfraModule } from './infra/infra.module';
+import { RealtimeModule } from './realtime/realtime.module';
+
+export interface AppOptions {
+  /** Extra modules (feature modules under test). */
+  readonly modules?: NonNullable<ModuleMetadata['imports']>;
+  /** Replaces the token verifier (tests, or the identity module's OIDC verifier). */
+  readonly verifier?: TokenVerifier;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: Config, logger: Logger, options: AppOptions = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [InfraModule.forRoot(config, logger), EventBusModule, RealtimeModule, HealthModule, ...(options.modules ?? [])],
+      providers: [
+        {
+          provide: TokenVerifier,
+          useFactory: () => options.verifier ?? LocalTokenVerifier.fromDataDir(config.DATA_DIR, config.AUTH_SECRET),
+        },
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_FILTER, useClass: ErrorFilter },
+      ],
+      exports: [TokenVerifier],
+      global: true,
+    };
+  }
+}

@@ -1,0 +1,39 @@
+import { type CanActivate, type ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { type AuthenticatedUser, IS_PUBLIC } from '@kora/kernel/nest';
+import { requestContext } from '../observability/request-context';
+import { bearerToken, InvalidTokenError, TokenVerifier } from './token-verifier';
+
+/**
+ * Global guard: every route needs a valid bearer token unless it is marked `@Public()`. The answer to a missing or
+ * bad token is always the same 401, so it tells a prober nothing.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly verifier: TokenVerifier,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
+    if (isPublic) return true;
+    const request = context.switchToHttp().getRequest<{ headers: Record<string, string>; user?: AuthenticatedUser }>();
+    const token = bearerToken(request.headers.authorization);
+    if (!token) throw unauthorized();
+    try {
+      const user = await this.verifier.verify(token);
+      request.user = user;
+      const current = requestContext.current();
+      if (current) current.userId = user.userId;
+      return true;
+    } catch (error) {
+      if (error instanceof InvalidTokenError) throw unauthorized();
+      throw error;
+    }
+  }
+}
+
+function unauthorized(): UnauthorizedException {
+  return new UnauthorizedException({ statusCode: 401, code: 'AUTH.REQUIRED', message: 'Authentication required' });
+}

@@ -1,0 +1,78 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every environment variable the server reads, validated once at boot. With none set, everything runs embedded
+ * under ./data on port 8080. `docs/operations.md` explains each one.
+ */
+const url = (protocols: readonly string[]) =>
+  z.string().refine((value) => {
+    try {
+      return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`);
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(1).max(65_535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  PUBLIC_URL: url(['http', 'https']).optional(),
+  WEB_ORIGIN: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value.split(',').map((origin) => origin.trim()) : []))
+    .pipe(z.array(url(['http', 'https']))),
+  WEB_DIST: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  EVENTSTORE_URL: url(['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover', 'kdb', 'kdb+discover']).optional(),
+  MONGODB_URL: url(['mongodb', 'mongodb+srv']).optional(),
+  FFMPEG_PATH: z.string().min(1).optional(),
+  HEALTH_MIN_FREE_MB: z.coerce.number().int().min(0).default(500),
+  PROJECTIONS: z.enum(['on', 'off']).default('on'),
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type RawConfig = z.infer<typeof schema>;
+
+export interface Config extends Omit<RawConfig, 'DATA_DIR'> {
+  /** Absolute path. */
+  readonly DATA_DIR: string;
+  readonly embedded: { readonly eventStore: boolean; readonly readStore: boolean };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws a ConfigError with one readable line per bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input = Object.fromEntries(
+    Object.keys(schema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
+  );
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? 'config');
+      const value = env[key];
+      const shown = key.includes('SECRET') || key.includes('URL') ? '' : ` (got ${JSON.stringify(value)})`;
+      return `${key}: ${issue.message}${value === undefined ? '' : shown}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const raw = parsed.data;
+  return {
+    ...raw,
+    DATA_DIR: resolve(raw.DATA_DIR),
+    embedded: { eventStore: raw.EVENTSTORE_URL === undefined, readStore: raw.MONGODB_URL === undefined },
+  };
+}
+
+/** Injection token for the validated configuration. */
+export const CONFIG = Symbol('CONFIG');

@@ -1,0 +1,75 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import { CodedError, ValidationFailedError } from '@kora/kernel';
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import { LOGGER } from '../observability/logger';
+
+/** The one shape every error answer has: the client maps `code` to a translation key and shows `message` otherwise. */
+export interface ErrorBody {
+  statusCode: number;
+  code: string;
+  message: string;
+  /** Per-field error codes for a 400. */
+  fields?: Record<string, string>;
+  details?: Record<string, unknown>;
+}
+
+const HTTP_CODES: Record<number, string> = {
+  400: 'HTTP.BAD_REQUEST',
+  401: 'AUTH.REQUIRED',
+  403: 'HTTP.FORBIDDEN',
+  404: 'HTTP.NOT_FOUND',
+  405: 'HTTP.METHOD_NOT_ALLOWED',
+  413: 'HTTP.PAYLOAD_TOO_LARGE',
+  415: 'HTTP.UNSUPPORTED_MEDIA_TYPE',
+  429: 'HTTP.TOO_MANY_REQUESTS',
+};
+
+/** Maps coded domain errors and Nest's HTTP exceptions to HTTP in one place; anything else is a logged 500. */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') return;
+    const response = host.switchToHttp().getResponse<Response>();
+    const body = this.toBody(exception);
+    if (body.statusCode >= 500) this.logger.error({ err: exception }, 'request failed');
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    response.status(body.statusCode).json(body);
+  }
+
+  private toBody(exception: unknown): ErrorBody {
+    if (exception instanceof ValidationFailedError) {
+      return { statusCode: 400, code: exception.code, message: exception.message, fields: exception.fields };
+    }
+    if (exception instanceof CodedError) {
+      return {
+        statusCode: exception.status,
+        code: exception.code,
+        message: exception.message,
+        ...(exception.details ? { details: exception.details } : {}),
+      };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      const fromObject = typeof response === 'object' && response !== null ? (response as Record<string, unknown>) : {};
+      const message =
+        typeof fromObject.message === 'string'
+          ? fromObject.message
+          : Array.isArray(fromObject.message)
+            ? fromObject.message.join('; ')
+            : exception.message;
+      return {
+        statusCode: status,
+        code: typeof fromObject.code === 'string' ? fromObject.code : (HTTP_CODES[status] ?? `HTTP.${status}`),
+        message,
+      };
+    }
+    return { statusCode: 500, code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' };
+  }
+}

@@ -1,0 +1,119 @@
+import {
+  type DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { type Clock, EventStore, type IdGenerator, ProjectionRunner, ReadStore } from '@kora/kernel';
+import { allProjections } from '@kora/projections';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { CONFIG, type Config } from '../config/config';
+import { LOGGER } from '../observability/logger';
+import { Metrics } from '../observability/metrics';
+import { EsdbEventStore } from './event-store/esdb-event-store';
+import { SqliteEventStore } from './event-store/sqlite-event-store';
+import { MongoReadStore } from './read-store/mongo-read-store';
+import { SqliteReadStore } from './read-store/sqlite-read-store';
+import { SqliteDatabase } from './sqlite/sqlite-database';
+
+export const CLOCK = Symbol('CLOCK');
+export const IDS = Symbol('IDS');
+
+export const systemClock: Clock = { now: () => new Date() };
+export const uuidIds: IdGenerator = { newId: () => randomUUID() };
+
+/** The opened stores (and the embedded database file, when some port runs embedded). */
+export const STORES = Symbol('STORES');
+
+export interface Stores {
+  readonly sqlite: SqliteDatabase | null;
+  readonly events: EventStore;
+  readonly reads: ReadStore;
+}
+
+/** Opens the stores the configuration picks: SQLite under DATA_DIR unless EVENTSTORE_URL / MONGODB_URL are set. */
+export async function openStores(config: Config, metrics?: Metrics): Promise<Stores> {
+  const needsSqlite = config.embedded.eventStore || config.embedded.readStore;
+  const sqlite = needsSqlite ? new SqliteDatabase(join(config.DATA_DIR, 'kora.db')) : null;
+  const onAppended = (count: number): void => metrics?.eventsAppended.inc(count);
+  const events = config.EVENTSTORE_URL
+    ? new EsdbEventStore(config.EVENTSTORE_URL, { onAppended })
+    : new SqliteEventStore(sqlite!, { onAppended });
+  const reads = config.MONGODB_URL ? await MongoReadStore.connect(config.MONGODB_URL) : new SqliteReadStore(sqlite!);
+  return { sqlite, events, reads };
+}
+
+export async function closeStores(stores: Stores): Promise<void> {
+  await stores.events.close();
+  await stores.reads.close();
+  stores.sqlite?.close();
+}
+
+/**
+ * Owns the stores and the projection runner for the whole process: starts the projections once every module is
+ * ready, and closes the stores last on shutdown (Nest calls this hook after the HTTP server stopped accepting and
+ * in-flight requests drained).
+ */
+@Injectable()
+class InfraLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(STORES) private readonly stores: Stores,
+    private readonly runner: ProjectionRunner,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.PROJECTIONS === 'on') await this.runner.start();
+    this.logger.info(
+      { eventStore: this.stores.events.kind, readStore: this.stores.reads.kind, projections: this.runner.names.length },
+      'stores open',
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.runner.stop();
+    await closeStores(this.stores);
+    this.logger.info('stores closed');
+  }
+}
+
+@Global()
+export class InfraModule {
+  static forRoot(config: Config, logger: Logger): DynamicModule {
+    return {
+      module: InfraModule,
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        { provide: CLOCK, useValue: systemClock },
+        { provide: IDS, useValue: uuidIds },
+        Metrics,
+        {
+          provide: STORES,
+          inject: [Metrics],
+          useFactory: (metrics: Metrics) => openStores(config, metrics),
+        },
+        { provide: EventStore, inject: [STORES], useFactory: (stores: Stores) => stores.events },
+        { provide: ReadStore, inject: [STORES], useFactory: (stores: Stores) => stores.reads },
+        {
+          provide: ProjectionRunner,
+          inject: [EventStore, ReadStore, Metrics],
+          useFactory: (events: EventStore, reads: ReadStore, metrics: Metrics) => {
+            const runner = new ProjectionRunner(events, reads, allProjections, {
+              logger: { info: (o, m) => logger.info(o, m), error: (o, m) => logger.error(o, m) },
+            });
+            metrics.lagSource = () => runner.lastKnownLag();
+            return runner;
+          },
+        },
+        InfraLifecycle,
+      ],
+      exports: [CONFIG, LOGGER, CLOCK, IDS, Metrics, STORES, EventStore, ReadStore, ProjectionRunner],
+    };
+  }
+}

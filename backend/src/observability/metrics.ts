@@ -1,0 +1,45 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** The server's Prometheus metrics, in one registry served at GET /metrics. */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpDuration = new Histogram({
+    name: 'kora_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  readonly eventsAppended = new Counter({
+    name: 'kora_events_appended_total',
+    help: 'Events durably appended to the event store by this process',
+    registers: [this.registry],
+  });
+
+  /** Where the projection lag comes from; read at each scrape. */
+  lagSource: (() => Array<{ name: string; lag: number }>) | null = null;
+
+  readonly projectionLag: Gauge<'projection'>;
+
+  readonly socketConnections = new Gauge({
+    name: 'kora_socket_connections',
+    help: 'Open Socket.IO connections on this process',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'kora_' });
+    const metrics = this;
+    this.projectionLag = new Gauge({
+      name: 'kora_projection_lag_events',
+      help: 'Events in the log that a projection had not processed at its last step',
+      labelNames: ['projection'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const { name, lag } of metrics.lagSource?.() ?? []) this.set({ projection: name }, lag);
+      },
+    });
+  }
+}

@@ -1,0 +1,7 @@
+import type { AnyProjection } from '@kora/kernel';
+
+/**
+ * Every read model the product maintains, one folder per read model (projection, queries, spec). The runner feeds
+ * each one from its own checkpoint; `npm run projections -- status` lists them.
+ */
+export const allProjections: readonly AnyProjection[] = [];
