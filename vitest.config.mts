@@ -20,6 +20,7 @@ export default defineConfig({
             'projections/src/**/*.spec.ts',
           ],
           pool: 'forks',
+          globalSetup: ['backend/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -1,5 +1,7 @@
 import { type DynamicModule, type ModuleMetadata, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import type { AnyProjection } from '@kora/kernel';
+import { allProjections } from '@kora/projections';
 import type { Logger } from 'pino';
 import { AuthGuard } from './auth/auth.guard';
 import { LocalTokenVerifier } from './auth/local-token-verifier';
@@ -14,6 +16,8 @@ import { RealtimeModule } from './realtime/realtime.module';
 export interface AppOptions {
   /** Extra modules (feature modules under test). */
   readonly modules?: NonNullable<ModuleMetadata['imports']>;
+  /** Extra read models beside the product's own (feature projections under test). */
+  readonly projections?: readonly AnyProjection[];
   /** Replaces the token verifier (tests, or the identity module's OIDC verifier). */
   readonly verifier?: TokenVerifier;
 }
@@ -23,7 +27,13 @@ export class AppModule {
   static forRoot(config: Config, logger: Logger, options: AppOptions = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfraModule.forRoot(config, logger), EventBusModule, RealtimeModule, HealthModule, ...(options.modules ?? [])],
+      imports: [
+        InfraModule.forRoot(config, logger, [...allProjections, ...(options.projections ?? [])]),
+        EventBusModule,
+        RealtimeModule,
+        HealthModule,
+        ...(options.modules ?? []),
+      ],
       providers: [
         {
           provide: TokenVerifier,

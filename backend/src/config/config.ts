@@ -6,13 +6,16 @@ import { z } from 'zod';
  * under ./data on port 8080. `docs/operations.md` explains each one.
  */
 const url = (protocols: readonly string[]) =>
-  z.string().refine((value) => {
-    try {
-      return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
-    } catch {
-      return false;
-    }
-  }, `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`);
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+  );
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),

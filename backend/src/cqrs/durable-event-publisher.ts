@@ -1,9 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { EventBus, type EventIdProvider } from '@nestjs/cqrs';
 import { EventStore, type Subscription, toDurable } from '@kora/kernel';
 import type { Logger } from 'pino';

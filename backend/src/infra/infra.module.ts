@@ -6,7 +6,14 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { type Clock, EventStore, type IdGenerator, ProjectionRunner, ReadStore } from '@kora/kernel';
+import {
+  type AnyProjection,
+  type Clock,
+  EventStore,
+  type IdGenerator,
+  ProjectionRunner,
+  ReadStore,
+} from '@kora/kernel';
 import { allProjections } from '@kora/projections';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -84,7 +91,11 @@ class InfraLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
 
 @Global()
 export class InfraModule {
-  static forRoot(config: Config, logger: Logger): DynamicModule {
+  static forRoot(
+    config: Config,
+    logger: Logger,
+    projections: readonly AnyProjection[] = allProjections,
+  ): DynamicModule {
     return {
       module: InfraModule,
       providers: [
@@ -104,7 +115,7 @@ export class InfraModule {
           provide: ProjectionRunner,
           inject: [EventStore, ReadStore, Metrics],
           useFactory: (events: EventStore, reads: ReadStore, metrics: Metrics) => {
-            const runner = new ProjectionRunner(events, reads, allProjections, {
+            const runner = new ProjectionRunner(events, reads, projections, {
               logger: { info: (o, m) => logger.info(o, m), error: (o, m) => logger.error(o, m) },
             });
             metrics.lagSource = () => runner.lastKnownLag();

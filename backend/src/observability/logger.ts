@@ -14,7 +14,9 @@ export function createLogger(level: string): Logger {
     formatters: { level: (label) => ({ level: label }) },
     mixin() {
       const context = requestContext.current();
-      return context ? { correlationId: context.correlationId, ...(context.userId ? { userId: context.userId } : {}) } : {};
+      return context
+        ? { correlationId: context.correlationId, ...(context.userId ? { userId: context.userId } : {}) }
+        : {};
     },
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token', '*.accessToken'],

@@ -102,7 +102,9 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
 
   private forward(event: RecordedEvent): void {
     for (const message of this.registry.messagesFor(event)) {
-      this.server.local.to(userRoom(message.userId)).emit(message.channel, { ...message.payload, position: event.position });
+      this.server.local
+        .to(userRoom(message.userId))
+        .emit(message.channel, { ...message.payload, position: event.position });
     }
   }
 

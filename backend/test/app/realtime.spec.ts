@@ -1,0 +1,114 @@
+import request from 'supertest';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { notesProjection, NotesTestModule } from '../support/notes-feature';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../contracts/event-store.contract';
+
+interface NoteMessage {
+  noteId: string;
+  text: string;
+  position: number;
+}
+
+describe('Socket.IO gateway', () => {
+  let test: TestApp;
+  const sockets: Socket[] = [];
+
+  function connect(auth: Record<string, unknown>): Socket {
+    const socket = io(test.url, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
+    sockets.push(socket);
+    return socket;
+  }
+
+  function connected(socket: Socket): Promise<void> {
+    return new Promise((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+  }
+
+  async function write(userToken: string, noteId: string, text: string): Promise<number> {
+    const response = await request(test.url)
+      .post('/api/test/notes')
+      .set('Authorization', `Bearer ${userToken}`)
+      .send({ noteId, text })
+      .expect(201);
+    return response.body.position as number;
+  }
+
+  beforeAll(async () => {
+    test = await startTestApp({ modules: [NotesTestModule], projections: [notesProjection] });
+  });
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.disconnect();
+  });
+  afterAll(() => test.close());
+
+  it('refuses a handshake without a valid token', async () => {
+    await expect(connected(connect({}))).rejects.toThrow('Authentication required');
+    await expect(connected(connect({ token: 'forged' }))).rejects.toThrow('Authentication required');
+    const expired = await test.token('alice', { expiresIn: '-1m' });
+    await expect(connected(connect({ token: expired }))).rejects.toThrow('Authentication required');
+  });
+
+  it("delivers a user's events to that user only, quickly after the append", async () => {
+    const [alice, bob] = [await test.token('alice'), await test.token('bob')];
+    const aliceSocket = connect({ token: alice });
+    const bobSocket = connect({ token: bob });
+    await Promise.all([connected(aliceSocket), connected(bobSocket)]);
+    const toAlice: Array<NoteMessage & { at: number }> = [];
+    const toBob: NoteMessage[] = [];
+    aliceSocket.on('note.changed', (m: NoteMessage) => toAlice.push({ ...m, at: Date.now() }));
+    bobSocket.on('note.changed', (m: NoteMessage) => toBob.push(m));
+
+    const sent = Date.now();
+    const position = await write(alice, 'rt-a1', 'pour Alice');
+    await write(bob, 'rt-b1', 'pour Bob');
+    await waitUntil(() => toAlice.length === 1 && toBob.length === 1);
+    expect(toAlice[0]).toMatchObject({ noteId: 'rt-a1', text: 'pour Alice', position });
+    expect(toAlice[0]!.at - sent).toBeLessThan(1_000);
+    expect(toBob.map((m) => m.noteId)).toEqual(['rt-b1']);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(toAlice.map((m) => m.noteId)).toEqual(['rt-a1']);
+  });
+
+  it('replays, in order and once, what a reconnecting client missed, then carries on live', async () => {
+    const carol = await test.token('carol');
+    const first = connect({ token: carol });
+    await connected(first);
+    const seen: NoteMessage[] = [];
+    first.on('note.changed', (m: NoteMessage) => seen.push(m));
+    await write(carol, 'rt-c1', 'one');
+    await waitUntil(() => seen.length === 1);
+    const lastSeen = seen[0]!.position;
+    first.disconnect();
+
+    // Missed while offline, mixed with another user's events.
+    await write(carol, 'rt-c2', 'two');
+    await write(await test.token('dave'), 'rt-d1', 'not for carol');
+    await write(carol, 'rt-c3', 'three');
+
+    const again = connect({ token: carol, lastPosition: lastSeen });
+    const replayed: NoteMessage[] = [];
+    again.on('note.changed', (m: NoteMessage) => replayed.push(m));
+    await connected(again);
+    await waitUntil(() => replayed.length >= 2);
+    await write(carol, 'rt-c4', 'four');
+    await waitUntil(() => replayed.length >= 3);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(replayed.map((m) => m.noteId)).toEqual(['rt-c2', 'rt-c3', 'rt-c4']);
+    const positions = replayed.map((m) => m.position);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  it('tells a client that is too far behind to refetch instead of replaying everything', async () => {
+    const erin = await test.token('erin');
+    const { MAX_REPLAY } = await import('../../src/realtime/realtime.gateway');
+    for (let i = 0; i <= MAX_REPLAY; i += 1) await write(erin, `rt-e${i}`, `n${i}`);
+    const socket = connect({ token: erin, lastPosition: 0 });
+    const resync = new Promise<{ reason: string }>((resolve) => socket.once('resync', resolve));
+    await connected(socket);
+    expect(await resync).toEqual({ reason: 'too-far-behind' });
+  });
+});

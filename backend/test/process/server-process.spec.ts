@@ -1,0 +1,108 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { io } from 'socket.io-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LocalTokenVerifier } from '../../src/auth/local-token-verifier';
+import { tempDir } from '../support/temp';
+
+const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
+const SECRET = 'process-test-secret-process-test-secret';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function run(env: Record<string, string>): Running {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exited };
+}
+
+async function waitFor(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('the server process', () => {
+  const dirs: Array<{ cleanup: () => void }> = [];
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const dir of dirs.splice(0)) dir.cleanup();
+  });
+
+  it('creates its data directory, serves, and on SIGTERM drains, closes the stores and exits 0', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const port = await freePort();
+    const dataDir = join(dir.path, 'nested', 'data');
+    const server = run({ PORT: String(port), DATA_DIR: dataDir, AUTH_SECRET: SECRET, HOST: '127.0.0.1' });
+    children.push(server.child);
+    await waitFor(() => server.output().includes('Kora is listening'));
+
+    const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+    expect(health.status).toBe(200);
+    // An open socket and a keep-alive connection must not hold the shutdown up.
+    const token = await new LocalTokenVerifier(SECRET).sign('u1');
+    const socket = io(`http://127.0.0.1:${port}`, { auth: { token }, transports: ['websocket'], reconnection: false });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('connect_error', reject);
+    });
+
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    const { code } = await server.exited;
+    socket.disconnect();
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const log = server.output();
+    expect(log.indexOf('shutting down')).toBeLessThan(log.indexOf('stores closed'));
+    expect(log).toContain('shutdown complete');
+    const lines = log
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
+    expect(lines.length).toBeGreaterThan(3);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+  }, 30_000);
+
+  it('refuses to start on bad configuration, one line per bad variable', async () => {
+    const server = run({ PORT: 'eighty', LOG_LEVEL: 'chatty' });
+    children.push(server.child);
+    const { code } = await server.exited;
+    expect(code).toBe(1);
+    const lines = server.output().trim().split('\n');
+    expect(lines[0]).toBe('Invalid configuration:');
+    expect(
+      lines
+        .slice(1)
+        .map((line) => line.trim().split(':')[0])
+        .sort(),
+    ).toEqual(['LOG_LEVEL', 'PORT']);
+  });
+});
