@@ -13,9 +13,9 @@ import {
   type IdGenerator,
   ProjectionRunner,
   ReadStore,
+  uuidv7,
 } from '@kora/kernel';
 import { allProjections } from '@kora/projections';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '../config/config';
@@ -31,7 +31,8 @@ export const CLOCK = Symbol('CLOCK');
 export const IDS = Symbol('IDS');
 
 export const systemClock: Clock = { now: () => new Date() };
-export const uuidIds: IdGenerator = { newId: () => randomUUID() };
+/** Time-ordered ids (UUID v7): event ids index at the end of the log's B-tree. */
+export const uuidIds: IdGenerator = { newId: () => uuidv7() };
 
 /** The opened stores (and the embedded database file, when some port runs embedded). */
 export const STORES = Symbol('STORES');

@@ -11,3 +11,4 @@ export * from './context';
 export * from './decider';
 export * from './upcasting';
 export * from './durable';
+export * from './ids';

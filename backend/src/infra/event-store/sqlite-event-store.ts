@@ -44,7 +44,7 @@ CREATE TABLE IF NOT EXISTS events (
   metadata TEXT    NOT NULL,
   UNIQUE (stream, revision)
 );
-CREATE INDEX IF NOT EXISTS events_by_user ON events (user_id, position);
+
 `;
 
 const COLUMNS = 'position, id, stream, revision, type, data, metadata';
