@@ -31,14 +31,14 @@ export class Metrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'kora_' });
-    const metrics = this;
+    const lagSource = (): Array<{ name: string; lag: number }> => this.lagSource?.() ?? [];
     this.projectionLag = new Gauge({
       name: 'kora_projection_lag_events',
       help: 'Events in the log that a projection had not processed at its last step',
       labelNames: ['projection'] as const,
       registers: [this.registry],
       collect() {
-        for (const { name, lag } of metrics.lagSource?.() ?? []) this.set({ projection: name }, lag);
+        for (const { name, lag } of lagSource()) this.set({ projection: name }, lag);
       },
     });
   }

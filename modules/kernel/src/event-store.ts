@@ -2,6 +2,9 @@ import { CodedError } from './errors';
 import type { DomainEvent, EventToAppend, RecordedEvent } from './events';
 import type { Notifier } from './notifier';
 import { pullSubscription } from './pull-subscription';
+import type { BatchHandler, ReadAllOptions, ReadAllResult, SubscribeOptions, Subscription } from './log-reading';
+
+export type { BatchHandler, ReadAllOptions, ReadAllResult, SubscribeOptions, Subscription } from './log-reading';
 
 /**
  * What the writer believes about the stream: `no_stream` (it must not exist), `stream_exists`, `any`, or the
@@ -21,41 +24,6 @@ export interface ReadStreamOptions {
   readonly fromRevision?: number;
   readonly maxCount?: number;
 }
-
-export interface ReadAllOptions {
-  /** Read events strictly after this global position; 0 reads from the start. */
-  readonly after: number;
-  readonly maxCount: number;
-  /** Only these event types. */
-  readonly types?: readonly string[];
-  /** Only events whose metadata names this user. */
-  readonly userId?: string;
-}
-
-export interface ReadAllResult {
-  readonly events: RecordedEvent[];
-  /**
-   * Position up to which the log was scanned: the last event's position when `maxCount` stopped the read,
-   * otherwise the head at read time. A checkpoint may safely move to it even when a filter left no events.
-   */
-  readonly scannedTo: number;
-}
-
-export interface Subscription {
-  /** Stops delivery and resolves once the handler is no longer running. */
-  stop(): Promise<void>;
-}
-
-export interface SubscribeOptions {
-  /** Deliver events strictly after this position (catch up first, then live). */
-  readonly after: number;
-  readonly types?: readonly string[];
-  readonly batchSize?: number;
-  /** Called when the handler throws; delivery pauses and retries the same batch after a delay. */
-  readonly onError?: (error: unknown) => void;
-}
-
-export type BatchHandler = (events: RecordedEvent[], scannedTo: number) => Promise<void>;
 
 /** Thrown when the expected revision does not match the stream. Maps to HTTP 409. */
 export class WrongExpectedRevisionError extends CodedError {

@@ -1,5 +1,5 @@
-import type { BatchHandler, ReadAllOptions, ReadAllResult, SubscribeOptions, Subscription } from './event-store';
-import { Notifier, sleep } from './notifier';
+import type { BatchHandler, ReadAllOptions, ReadAllResult, SubscribeOptions, Subscription } from './log-reading';
+import { type Notifier, sleep } from './notifier';
 
 export interface PullSource {
   readAll(options: ReadAllOptions): Promise<ReadAllResult>;
@@ -24,7 +24,7 @@ export function pullSubscription(source: PullSource, options: SubscribeOptions, 
   const loop = async (): Promise<void> => {
     while (!abort.signal.aborted) {
       const seen = source.appended.version;
-      let drained = true;
+      let drained: boolean;
       try {
         const { events, scannedTo } = await source.readAll({
           after: position,

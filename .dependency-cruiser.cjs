@@ -1,0 +1,110 @@
+/**
+ * The architecture's boundaries, checked on every `npm test` (see docs/architecture.md).
+ * A module reaches another only through its public entry (Nest module and commands) or its contracts;
+ * the audio engine and the kernel's core stay free of any framework.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: { pathNot: 'node_modules' },
+      to: { circular: true },
+    },
+    {
+      name: 'audio-engine-is-pure',
+      comment: 'modules/audio-engine is a pure DSP library: no framework, no other workspace.',
+      severity: 'error',
+      from: { path: '^modules/audio-engine/' },
+      to: {
+        path: [
+          'node_modules/@nestjs/',
+          'node_modules/express',
+          '^(backend|projections|web)/',
+          '^modules/(?!audio-engine/)',
+        ],
+      },
+    },
+    {
+      name: 'kernel-core-is-framework-free',
+      comment: 'Only modules/kernel/src/nest may import Nest; the rest of the kernel is plain TypeScript.',
+      severity: 'error',
+      from: { path: '^modules/kernel/src/(?!nest/)' },
+      to: { path: ['node_modules/@nestjs/', '^modules/kernel/src/nest/'] },
+    },
+    {
+      name: 'domain-is-framework-free',
+      comment: 'Deciders, events and errors in domain/ carry no framework.',
+      severity: 'error',
+      from: { path: '^modules/[^/]+/src/domain/' },
+      to: { path: ['node_modules/@nestjs/', 'node_modules/express'] },
+    },
+    {
+      name: 'modules-only-through-contracts',
+      comment: 'A module may use another only through its index (Nest module, commands) or its contracts/.',
+      severity: 'error',
+      from: { path: '^modules/([^/]+)/' },
+      to: {
+        path: '^modules/[^/]+/src/',
+        pathNot: [
+          '^modules/$1/',
+          '^modules/kernel/',
+          '^modules/[^/]+/src/index\\.ts$',
+          '^modules/[^/]+/src/contracts/',
+        ],
+      },
+    },
+    {
+      name: 'modules-do-not-know-the-app',
+      severity: 'error',
+      from: { path: '^modules/' },
+      to: { path: '^(backend|projections|web)/' },
+    },
+    {
+      name: 'projections-read-contracts-only',
+      severity: 'error',
+      from: { path: '^projections/' },
+      to: { path: '^modules/(?!kernel/)[^/]+/src/', pathNot: '^modules/[^/]+/src/contracts/' },
+    },
+    {
+      name: 'backend-uses-public-entries',
+      severity: 'error',
+      from: { path: '^backend/src/' },
+      to: {
+        path: '^modules/[^/]+/src/',
+        pathNot: [
+          '^modules/[^/]+/src/index\\.ts$',
+          '^modules/[^/]+/src/contracts/',
+          '^modules/kernel/src/nest/index\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'web-is-a-client',
+      comment: 'The web client talks to the server over HTTP and Socket.IO only.',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^(backend|modules|projections)/' },
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)dist/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    combinedDependencies: false,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['development', 'types', 'import', 'require', 'node', 'default'],
+      mainFields: ['types', 'main'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
+  },
+};
