@@ -8,7 +8,10 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     errorElement: <RouteErrorPage />,
     children: [
-      { index: true, lazy: async () => ({ Component: (await import('../features/home/components/HomePage')).HomePage }) },
+      {
+        index: true,
+        lazy: async () => ({ Component: (await import('../features/home/components/HomePage')).HomePage }),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

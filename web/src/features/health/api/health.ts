@@ -10,7 +10,10 @@ const healthApi = api.injectEndpoints({
   endpoints: (build) => ({
     getHealth: build.query<HealthReport, void>({
       // A 503 still carries the report: read it instead of treating it as a failure.
-      query: () => ({ url: '/health', validateStatus: (response) => response.status === 200 || response.status === 503 }),
+      query: () => ({
+        url: '/health',
+        validateStatus: (response) => response.status === 200 || response.status === 503,
+      }),
       providesTags: ['Health'],
     }),
   }),

@@ -21,7 +21,9 @@ export function HomePage() {
             <h2>{t(`home.services.${service.id}.name`)}</h2>
             <p>{t(`home.services.${service.id}.description`)}</p>
             <p className="service__price">
-              {service.available ? t('home.pricePerTrack', { price: money.format(service.price) }) : t('home.comingSoon')}
+              {service.available
+                ? t('home.pricePerTrack', { price: money.format(service.price) })
+                : t('home.comingSoon')}
             </p>
           </li>
         ))}
