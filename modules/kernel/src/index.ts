@@ -12,3 +12,5 @@ export * from './decider';
 export * from './upcasting';
 export * from './durable';
 export * from './ids';
+export * from './mail';
+export * from './personal-data';

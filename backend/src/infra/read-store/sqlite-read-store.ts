@@ -12,7 +12,7 @@ import type Database from 'better-sqlite3';
 import { cachedStatement as sql, type SqliteDatabase } from '../sqlite/sqlite-database';
 import { compileFilter, compileSort, fieldExpression } from './sql-filter';
 
-const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,100}$/;
+const NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,100}$/;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS projection_checkpoints (
