@@ -3,12 +3,15 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import type { AnyProjection } from '@kora/kernel';
 import { allProjections } from '@kora/projections';
 import type { Logger } from 'pino';
+import { IdentityModule } from '@kora/identity';
+import { CommandContexts } from '@kora/kernel/nest';
+import { ProjectionsModule } from '@kora/projections';
 import { AuthGuard } from './auth/auth.guard';
-import { LocalTokenVerifier } from './auth/local-token-verifier';
-import { TokenVerifier } from './auth/token-verifier';
+import type { TokenVerifier } from './auth/token-verifier';
 import type { Config } from './config/config';
 import { EventBusModule } from './cqrs/event-bus.module';
 import { HealthModule } from './health/health.module';
+import { IdentityProviderModule } from './identity-provider/identity-provider.module';
 import { ErrorFilter } from './http/error.filter';
 import { InfraModule } from './infra/infra.module';
 import { RealtimeModule } from './realtime/realtime.module';
@@ -18,7 +21,7 @@ export interface AppOptions {
   readonly modules?: NonNullable<ModuleMetadata['imports']>;
   /** Extra read models beside the product's own (feature projections under test). */
   readonly projections?: readonly AnyProjection[];
-  /** Replaces the token verifier (tests, or the identity module's OIDC verifier). */
+  /** Replaces the token verifier (tests of the spine that sign their own tokens). */
   readonly verifier?: TokenVerifier;
 }
 
@@ -32,17 +35,17 @@ export class AppModule {
         EventBusModule,
         RealtimeModule,
         HealthModule,
+        IdentityProviderModule.forRoot(options.verifier ? { verifier: options.verifier } : {}),
+        ProjectionsModule,
+        IdentityModule.forRoot({ purgeIntervalMs: config.PURGE_INTERVAL_MINUTES * 60_000 }),
         ...(options.modules ?? []),
       ],
       providers: [
-        {
-          provide: TokenVerifier,
-          useFactory: () => options.verifier ?? LocalTokenVerifier.fromDataDir(config.DATA_DIR, config.AUTH_SECRET),
-        },
+        CommandContexts,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
       ],
-      exports: [TokenVerifier],
+      exports: [CommandContexts],
       global: true,
     };
   }

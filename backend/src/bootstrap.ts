@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { IdentityProvider } from '@kora/identity';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
@@ -7,7 +9,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { type AppOptions, AppModule } from './app.module';
 import type { Config } from './config/config';
-import { requestPipeline, serveWebClient } from './http/http-pipeline';
+import { bodyParsers, requestPipeline, serveWebClient } from './http/http-pipeline';
+import { BuiltInIdentityProvider } from './identity-provider/built-in-provider';
 import { createLogger, PinoNestLogger } from './observability/logger';
 import { Metrics } from './observability/metrics';
 import { KoraIoAdapter } from './realtime/io-adapter';
@@ -25,10 +28,13 @@ export function defaultWebDist(): string {
 /** Builds the whole server (not yet listening): tests drive it with supertest, `main.ts` listens. */
 export async function createApp(config: Config, options: AppOptions & { logger?: Logger } = {}): Promise<KoraApp> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  const app = await NestFactory.create(AppModule.forRoot(config, logger, options), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger, options), {
     logger: new PinoNestLogger(logger),
     cors: config.WEB_ORIGIN.length > 0 ? { origin: config.WEB_ORIGIN, credentials: true } : false,
+    // Bodies are parsed below, everywhere but under /oidc, where the provider reads its own.
+    bodyParser: false,
   });
+  app.set('trust proxy', config.TRUST_PROXY);
   app.useWebSocketAdapter(new KoraIoAdapter(app, config.WEB_ORIGIN));
   const metrics = app.get(Metrics);
   app.use(requestPipeline(logger, metrics));
@@ -47,6 +53,12 @@ export async function createApp(config: Config, options: AppOptions & { logger?:
       crossOriginEmbedderPolicy: false,
     }),
   );
+  app.use(bodyParsers());
+  const identity = app.get(IdentityProvider);
+  if (identity instanceof BuiltInIdentityProvider) {
+    app.use('/oidc', identity.router());
+    app.use('/oidc', identity.oidc.callback());
+  }
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

@@ -35,8 +35,15 @@ const schema = z.object({
   FFMPEG_PATH: z.string().min(1).optional(),
   HEALTH_MIN_FREE_MB: z.coerce.number().int().min(0).default(500),
   PROJECTIONS: z.enum(['on', 'off']).default('on'),
-  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  OIDC_ISSUER_URL: url(['https', 'http']).optional(),
+  OIDC_AUDIENCE: z.string().min(1).optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  SMTP_URL: url(['smtp', 'smtps']).optional(),
+  MAIL_FROM: z.string().min(3).default('Kora <no-reply@kora.local>'),
+  ENCRYPTION_KEY: z.string().min(32, 'must be 32 bytes, hex or base64').optional(),
+  PURGE_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -44,7 +51,20 @@ export type RawConfig = z.infer<typeof schema>;
 export interface Config extends Omit<RawConfig, 'DATA_DIR'> {
   /** Absolute path. */
   readonly DATA_DIR: string;
-  readonly embedded: { readonly eventStore: boolean; readonly readStore: boolean };
+  readonly embedded: {
+    readonly eventStore: boolean;
+    readonly readStore: boolean;
+    readonly identity: boolean;
+    readonly mail: boolean;
+  };
+  /** Where users reach the product: PUBLIC_URL, else http://localhost:PORT. No trailing slash. */
+  readonly publicUrl: string;
+  readonly oidc: {
+    /** The issuer whose tokens the API trusts: OIDC_ISSUER_URL, else the built-in provider at PUBLIC_URL/oidc. */
+    readonly issuer: string;
+    readonly audience: string;
+    readonly clientId: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -70,10 +90,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(problems);
   }
   const raw = parsed.data;
+  const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, '');
   return {
     ...raw,
     DATA_DIR: resolve(raw.DATA_DIR),
-    embedded: { eventStore: raw.EVENTSTORE_URL === undefined, readStore: raw.MONGODB_URL === undefined },
+    embedded: {
+      eventStore: raw.EVENTSTORE_URL === undefined,
+      readStore: raw.MONGODB_URL === undefined,
+      identity: raw.OIDC_ISSUER_URL === undefined,
+      mail: raw.SMTP_URL === undefined,
+    },
+    publicUrl,
+    oidc: {
+      // Kept exactly as configured: some issuers (Auth0) end theirs with a slash, and `iss` must match it.
+      issuer: raw.OIDC_ISSUER_URL ?? `${publicUrl}/oidc`,
+      audience: raw.OIDC_AUDIENCE ?? `${publicUrl}/api`,
+      clientId: raw.OIDC_CLIENT_ID ?? 'kora-web',
+    },
   };
 }
 

@@ -54,6 +54,32 @@ function routeLabel(request: Request): string {
 }
 
 /**
+ * JSON (1 MB) and form bodies for every path except /oidc, whose provider parses its own. A malformed or oversized
+ * body gets the API's error shape instead of Express's HTML page.
+ */
+export function bodyParsers() {
+  const json = express.json({ limit: '1mb' });
+  const form = express.urlencoded({ extended: false, limit: '64kb' });
+  const fail = (response: Response, error: { status?: number; type?: string }): void => {
+    const tooLarge = error.type === 'entity.too.large';
+    response.status(tooLarge ? 413 : 400).json({
+      statusCode: tooLarge ? 413 : 400,
+      code: tooLarge ? 'HTTP.PAYLOAD_TOO_LARGE' : 'HTTP.BAD_REQUEST',
+      message: tooLarge ? 'The request body is too large' : 'The request body could not be read',
+    });
+  };
+  return (request: Request, response: Response, next: NextFunction): void => {
+    if (request.path.startsWith('/oidc/') || request.path === '/oidc') return next();
+    json(request, response, (jsonError?: unknown) => {
+      if (jsonError) return fail(response, jsonError as { type?: string });
+      form(request, response, (formError?: unknown) =>
+        formError ? fail(response, formError as { type?: string }) : next(),
+      );
+    });
+  };
+}
+
+/**
  * Serves the built web client: hashed assets cached for a year, `index.html` never cached, and every GET that is
  * not a server path and accepts HTML answered with `index.html` so client-side routes survive a reload.
  */

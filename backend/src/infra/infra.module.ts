@@ -14,6 +14,8 @@ import {
   ProjectionRunner,
   ReadStore,
   uuidv7,
+  CLOCK,
+  IDS,
 } from '@kora/kernel';
 import { allProjections } from '@kora/projections';
 import { join } from 'node:path';
@@ -27,8 +29,7 @@ import { MongoReadStore } from './read-store/mongo-read-store';
 import { SqliteReadStore } from './read-store/sqlite-read-store';
 import { SqliteDatabase } from './sqlite/sqlite-database';
 
-export const CLOCK = Symbol('CLOCK');
-export const IDS = Symbol('IDS');
+export { CLOCK, IDS };
 
 export const systemClock: Clock = { now: () => new Date() };
 /** Time-ordered ids (UUID v7): event ids index at the end of the log's B-tree. */

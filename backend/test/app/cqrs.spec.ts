@@ -124,7 +124,7 @@ describe('command handling and the durable event bus', () => {
     expect(
       (await request(test.url).get('/api/test/notes/mine').set('Authorization', `Bearer ${expired}`).expect(401)).body,
     ).toEqual(expected);
-    const { LocalTokenVerifier } = await import('../../src/auth/local-token-verifier');
+    const { LocalTokenVerifier } = await import('../support/local-token-verifier');
     const forged = await new LocalTokenVerifier('another-secret-another-secret-another-1').sign('alice');
     expect(
       (await request(test.url).get('/api/test/notes/mine').set('Authorization', `Bearer ${forged}`).expect(401)).body,

@@ -101,7 +101,7 @@ describe('configuration', () => {
       EVENTSTORE_URL: 'esdb://kurrent:2113?tls=false',
       MONGODB_URL: 'mongodb://mongo:27017/kora',
     });
-    expect(config.embedded).toEqual({ eventStore: false, readStore: false });
+    expect(config.embedded).toEqual({ eventStore: false, readStore: false, identity: true, mail: true });
   });
 
   it('refuses bad variables with one readable line each', () => {

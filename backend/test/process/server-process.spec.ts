@@ -1,13 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { io } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalTokenVerifier } from '../../src/auth/local-token-verifier';
 import { tempDir } from '../support/temp';
 
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
-const SECRET = 'process-test-secret-process-test-secret';
+const USERS = join(__dirname, '..', '..', 'dist', 'cli', 'users.js');
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -60,14 +59,25 @@ describe('the server process', () => {
     dirs.push(dir);
     const port = await freePort();
     const dataDir = join(dir.path, 'nested', 'data');
-    const server = run({ PORT: String(port), DATA_DIR: dataDir, AUTH_SECRET: SECRET, HOST: '127.0.0.1' });
+    const env = { PATH: process.env.PATH ?? '', PORT: String(port), DATA_DIR: dataDir, HOST: '127.0.0.1' };
+    // The operator commands create a user and print an API token for it, before the server starts.
+    execFileSync(process.execPath, [USERS, 'create', 'ops@example.sn', 'ops-password-1'], { env, stdio: 'pipe' });
+    const token = execFileSync(process.execPath, [USERS, 'token', 'ops@example.sn'], {
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    const server = run(env);
     children.push(server.child);
     await waitFor(() => server.output().includes('Kora is listening'));
 
     const health = await fetch(`http://127.0.0.1:${port}/api/health`);
     expect(health.status).toBe(200);
     // An open socket and a keep-alive connection must not hold the shutdown up.
-    const token = await new LocalTokenVerifier(SECRET).sign('u1');
+    const profile = await fetch(`http://127.0.0.1:${port}/api/user/profile`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(profile.status).toBe(200);
     const socket = io(`http://127.0.0.1:${port}`, { auth: { token }, transports: ['websocket'], reconnection: false });
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);

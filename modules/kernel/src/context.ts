@@ -1,5 +1,9 @@
 import type { DomainEvent, EventToAppend } from './events';
 
+/** Injection tokens of the clock and the id source (provided by the backend, replaced in tests). */
+export const CLOCK = Symbol.for('kora.clock');
+export const IDS = Symbol.for('kora.ids');
+
 /** The clock and id source, injected so domain code stays deterministic under test. */
 export interface Clock {
   now(): Date;

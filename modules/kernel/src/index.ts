@@ -14,3 +14,5 @@ export * from './durable';
 export * from './ids';
 export * from './mail';
 export * from './personal-data';
+export * from './request-context';
+export * from './rate-limit';

@@ -1,2 +1,3 @@
 export * from './auth';
 export * from './realtime';
+export * from './command-context';

@@ -1,17 +1,13 @@
 import type { AuthenticatedUser } from '@kora/kernel/nest';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { InvalidTokenError, TokenVerifier } from './token-verifier';
+import { InvalidTokenError, TokenVerifier } from '../../src/auth/token-verifier';
 
 export const LOCAL_ISSUER = 'kora-local';
 export const API_AUDIENCE = 'kora-api';
 
 /**
- * HS256 tokens signed with a server secret (AUTH_SECRET, or one generated once under DATA_DIR/secrets). This is the
- * verifier the foundation ships so that the HTTP guard and the socket handshake are real from day one; the identity
- * module replaces it with the OpenID Connect verifier (built-in provider or an external issuer).
+ * HS256 tokens signed with a test secret: lets the spine's tests (CQRS, sockets, operations) run without going
+ * through a sign-in. The product verifies OpenID access tokens (OidcTokenVerifier); identity tests use those.
  */
 export class LocalTokenVerifier extends TokenVerifier {
   private readonly key: Uint8Array;
@@ -19,17 +15,6 @@ export class LocalTokenVerifier extends TokenVerifier {
   constructor(secret: string | Uint8Array) {
     super();
     this.key = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret;
-  }
-
-  static fromDataDir(dataDir: string, configured?: string): LocalTokenVerifier {
-    if (configured) return new LocalTokenVerifier(configured);
-    const file = join(dataDir, 'secrets', 'auth-secret');
-    if (!existsSync(file)) {
-      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 });
-      chmodSync(file, 0o600);
-    }
-    return new LocalTokenVerifier(readFileSync(file, 'utf8').trim());
   }
 
   async sign(userId: string, options: { email?: string; expiresIn?: string } = {}): Promise<string> {

@@ -1,0 +1,91 @@
+import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { IdentityProvider } from '@kora/identity';
+import { Mailer, PersonalDataVault, ReadStore } from '@kora/kernel';
+import { createLocalJWKSet } from 'jose';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { OidcTokenVerifier } from '../auth/oidc-token-verifier';
+import { TokenVerifier } from '../auth/token-verifier';
+import { CONFIG, type Config } from '../config/config';
+import { OutboxMailer, SmtpMailer } from '../infra/mail/mailers';
+import { persistentSecret } from '../infra/secrets';
+import { KeyVault } from '../infra/vault/key-vault';
+import { LOGGER } from '../observability/logger';
+import { AuthConfigController } from './auth-config.controller';
+import { BuiltInIdentityProvider } from './built-in-provider';
+import { ExternalIdentityProvider } from './external-provider';
+import { OutboxController } from './outbox.controller';
+
+/** The master key that wraps every account's data key: ENCRYPTION_KEY, or one generated under DATA_DIR/secrets. */
+export function masterKey(config: Config): Buffer {
+  return persistentSecret(config.DATA_DIR, 'master.key', config.ENCRYPTION_KEY);
+}
+
+export function createMailer(config: Config): Mailer {
+  return config.SMTP_URL
+    ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
+    : new OutboxMailer(join(config.DATA_DIR, 'outbox'), config.MAIL_FROM);
+}
+
+@Injectable()
+class IdentityLifecycle implements OnApplicationShutdown {
+  constructor(
+    @Inject(IdentityProvider) private readonly provider: IdentityProvider,
+    @Inject(Mailer) private readonly mailer: Mailer,
+  ) {}
+
+  onApplicationShutdown(): void {
+    if (this.provider instanceof BuiltInIdentityProvider) this.provider.close();
+    if (this.mailer instanceof SmtpMailer) this.mailer.close();
+  }
+}
+
+/**
+ * Identity infrastructure: the mail adapter, the personal-data vault, the identity provider (built-in at /oidc
+ * unless OIDC_ISSUER_URL names another issuer) and the token verifier that trusts it.
+ */
+/**
+ * Identity infrastructure: the mail adapter, the personal-data vault, the identity provider (built-in at /oidc
+ * unless OIDC_ISSUER_URL names another issuer) and the token verifier that trusts it.
+ */
+@Global()
+@Module({})
+export class IdentityProviderModule {
+  /** `verifier` replaces the token verifier (tests of the spine that sign their own tokens). */
+  static forRoot(options: { verifier?: TokenVerifier } = {}): DynamicModule {
+    return {
+      module: IdentityProviderModule,
+      controllers: [AuthConfigController, OutboxController],
+      providers: [
+        { provide: Mailer, inject: [CONFIG], useFactory: createMailer },
+        {
+          provide: PersonalDataVault,
+          inject: [CONFIG, ReadStore],
+          useFactory: (config: Config, reads: ReadStore) => new KeyVault(reads, masterKey(config)),
+        },
+        {
+          provide: IdentityProvider,
+          inject: [CONFIG, ReadStore, Mailer, LOGGER],
+          useFactory: async (config: Config, reads: ReadStore, mailer: Mailer, logger: Logger) => {
+            if (!config.embedded.identity) return new ExternalIdentityProvider(config.oidc.issuer, logger);
+            const provider = new BuiltInIdentityProvider(config, reads, mailer, logger);
+            await provider.init();
+            return provider;
+          },
+        },
+        {
+          provide: TokenVerifier,
+          inject: [CONFIG, IdentityProvider],
+          useFactory: (config: Config, provider: IdentityProvider) => {
+            if (options.verifier) return options.verifier;
+            return provider instanceof BuiltInIdentityProvider
+              ? new OidcTokenVerifier(config.oidc.issuer, config.oidc.audience, createLocalJWKSet(provider.jwks))
+              : new OidcTokenVerifier(config.oidc.issuer, config.oidc.audience);
+          },
+        },
+        IdentityLifecycle,
+      ],
+      exports: [Mailer, PersonalDataVault, IdentityProvider, TokenVerifier],
+    };
+  }
+}

@@ -1,0 +1,166 @@
+/** Every string of the built-in provider's pages and e-mails, in English and French. */
+export const IDP_STRINGS = {
+  en: {
+    brand: 'Kora',
+    tagline: 'Studio-quality audio for African creators',
+    switchLanguage: 'Français',
+    email: 'E-mail address',
+    password: 'Password',
+    newPassword: 'New password',
+    confirmPassword: 'Confirm the new password',
+    firstName: 'First name',
+    lastName: 'Last name',
+    passwordHint: 'At least 8 characters.',
+    signIn: {
+      title: 'Sign in to Kora',
+      submit: 'Sign in',
+      forgot: 'Forgot your password?',
+      noAccount: 'New to Kora?',
+      create: 'Create an account',
+      invalid: 'Wrong e-mail or password.',
+    },
+    signUp: {
+      title: 'Create your Kora account',
+      submit: 'Create my account',
+      haveAccount: 'Already have an account?',
+      signIn: 'Sign in',
+      taken: 'An account already uses this e-mail address. Sign in instead, or reset your password.',
+    },
+    forgot: {
+      title: 'Reset your password',
+      intro: 'Enter the e-mail address of your account and we will send you a link to choose a new password.',
+      submit: 'Send the link',
+      sent: 'If an account exists for {{email}}, a link to reset its password is on its way. It works for one hour.',
+      back: 'Back to sign in',
+    },
+    reset: {
+      title: 'Choose a new password',
+      submit: 'Save the new password',
+      done: 'Your password is changed. You can now sign in with it.',
+      expired: 'This link has expired or was already used. Ask for a new one.',
+      mismatch: 'The two passwords do not match.',
+      toApp: 'Go to Kora',
+    },
+    verify: {
+      done: 'Thank you: your e-mail address is confirmed.',
+      expired: 'This confirmation link has expired or was already used.',
+    },
+    logout: {
+      title: 'Signing out…',
+      continue: 'Continue',
+      done: 'You are signed out of Kora.',
+      again: 'Sign in again',
+    },
+    errors: {
+      required: 'This field is required.',
+      email: 'Enter a valid e-mail address.',
+      passwordLength: 'The password needs 8 to 128 characters.',
+      tooMany: 'Too many attempts. Try again in {{minutes}} minutes.',
+      session: 'This sign-in page has expired. Start again from the Kora app.',
+      generic: 'Something went wrong. Please try again.',
+    },
+    mail: {
+      resetSubject: 'Reset your Kora password',
+      resetText:
+        'Hello {{name}},\n\nSomeone (hopefully you) asked to reset the password of your Kora account. Choose a new one here:\n\n{{link}}\n\nThe link works for one hour and only once. If you did not ask for it, ignore this e-mail: your password stays the same.\n\nThe Kora team',
+      resetButton: 'Choose a new password',
+      verifySubject: 'Confirm your e-mail address for Kora',
+      verifyText:
+        'Hello {{name}},\n\nWelcome to Kora! Confirm your e-mail address by opening this link:\n\n{{link}}\n\nThe link works for 24 hours.\n\nThe Kora team',
+      verifyButton: 'Confirm my address',
+      footer: 'You receive this e-mail because of your Kora account.',
+    },
+  },
+  fr: {
+    brand: 'Kora',
+    tagline: 'Un son de studio pour les créateurs africains',
+    switchLanguage: 'English',
+    email: 'Adresse e-mail',
+    password: 'Mot de passe',
+    newPassword: 'Nouveau mot de passe',
+    confirmPassword: 'Confirmez le nouveau mot de passe',
+    firstName: 'Prénom',
+    lastName: 'Nom',
+    passwordHint: '8 caractères minimum.',
+    signIn: {
+      title: 'Connexion à Kora',
+      submit: 'Se connecter',
+      forgot: 'Mot de passe oublié ?',
+      noAccount: 'Pas encore de compte ?',
+      create: 'Créer un compte',
+      invalid: 'E-mail ou mot de passe incorrect.',
+    },
+    signUp: {
+      title: 'Créez votre compte Kora',
+      submit: 'Créer mon compte',
+      haveAccount: 'Vous avez déjà un compte ?',
+      signIn: 'Se connecter',
+      taken: 'Un compte utilise déjà cette adresse e-mail. Connectez-vous, ou réinitialisez votre mot de passe.',
+    },
+    forgot: {
+      title: 'Réinitialiser le mot de passe',
+      intro:
+        'Saisissez l’adresse e-mail de votre compte : nous vous enverrons un lien pour choisir un nouveau mot de passe.',
+      submit: 'Envoyer le lien',
+      sent: 'Si un compte existe pour {{email}}, un lien de réinitialisation vient de lui être envoyé. Il reste valable une heure.',
+      back: 'Retour à la connexion',
+    },
+    reset: {
+      title: 'Choisissez un nouveau mot de passe',
+      submit: 'Enregistrer le mot de passe',
+      done: 'Votre mot de passe a bien été changé. Vous pouvez maintenant vous connecter avec.',
+      expired: 'Ce lien a expiré ou a déjà servi. Demandez-en un nouveau.',
+      mismatch: 'Les deux mots de passe ne sont pas identiques.',
+      toApp: 'Aller sur Kora',
+    },
+    verify: {
+      done: 'Merci : votre adresse e-mail est confirmée.',
+      expired: 'Ce lien de confirmation a expiré ou a déjà servi.',
+    },
+    logout: {
+      title: 'Déconnexion…',
+      continue: 'Continuer',
+      done: 'Vous êtes déconnecté de Kora.',
+      again: 'Se reconnecter',
+    },
+    errors: {
+      required: 'Ce champ est obligatoire.',
+      email: 'Saisissez une adresse e-mail valide.',
+      passwordLength: 'Le mot de passe doit faire entre 8 et 128 caractères.',
+      tooMany: 'Trop de tentatives. Réessayez dans {{minutes}} minutes.',
+      session: 'Cette page de connexion a expiré. Recommencez depuis l’application Kora.',
+      generic: 'Un problème est survenu. Merci de réessayer.',
+    },
+    mail: {
+      resetSubject: 'Réinitialisez votre mot de passe Kora',
+      resetText:
+        'Bonjour {{name}},\n\nUne demande de réinitialisation du mot de passe de votre compte Kora a été faite (par vous, nous l’espérons). Choisissez-en un nouveau ici :\n\n{{link}}\n\nLe lien reste valable une heure et ne sert qu’une fois. Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail : votre mot de passe ne change pas.\n\nL’équipe Kora',
+      resetButton: 'Choisir un nouveau mot de passe',
+      verifySubject: 'Confirmez votre adresse e-mail pour Kora',
+      verifyText:
+        'Bonjour {{name}},\n\nBienvenue sur Kora ! Confirmez votre adresse e-mail en ouvrant ce lien :\n\n{{link}}\n\nLe lien reste valable 24 heures.\n\nL’équipe Kora',
+      verifyButton: 'Confirmer mon adresse',
+      footer: 'Vous recevez cet e-mail parce que vous avez un compte Kora.',
+    },
+  },
+} as const;
+
+export type IdpLanguage = keyof typeof IDP_STRINGS;
+export type IdpStrings = (typeof IDP_STRINGS)[IdpLanguage];
+
+/** Replaces `{{name}}` placeholders. */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(values[key] ?? ''));
+}
+
+/** `ui_locales` first, then the language cookie, then Accept-Language, then French. */
+export function pickLanguage(...candidates: Array<string | undefined | null>): IdpLanguage {
+  for (const candidate of candidates) {
+    if (!candidate) continue;
+    for (const part of candidate.split(/[\s,]+/)) {
+      const base = part.split(';')[0]!.trim().toLowerCase().split('-')[0];
+      if (base === 'en' || base === 'fr') return base;
+    }
+  }
+  return 'fr';
+}

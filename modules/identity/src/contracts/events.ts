@@ -1,0 +1,121 @@
+import type { DomainEvent, Sealed } from '@kora/kernel';
+
+/**
+ * The account's events, on `account-{userId}`. They are persisted contracts: never rename a type or change a shape
+ * without a new schemaVersion and an upcaster. Personal data (names, e-mail, phone, address) is sealed with the
+ * account's key (crypto-shredding); what stays readable after a purge is what the product needs to keep working.
+ */
+export const PROFILE_TYPES = [
+  'MUSIC_PRODUCER',
+  'SOUND_ENGINEER',
+  'PROFESSIONAL_ARTIST',
+  'PODCASTER',
+  'SOCIAL_INFLUENCER',
+  'OTHER',
+] as const;
+export type ProfileType = (typeof PROFILE_TYPES)[number];
+
+export const LANGUAGES = ['en', 'fr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const CURRENCIES = ['EUR', 'USD', 'XOF'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+/** The spec's countries: two-letter code, three-letter code, name. */
+export const COUNTRIES = {
+  SN: { alpha3: 'SEN', name: 'Senegal' },
+  FR: { alpha3: 'FRA', name: 'France' },
+  US: { alpha3: 'USA', name: 'United States' },
+  GB: { alpha3: 'GBR', name: 'United Kingdom' },
+  CI: { alpha3: 'CIV', name: "Côte d'Ivoire" },
+  ML: { alpha3: 'MLI', name: 'Mali' },
+  BF: { alpha3: 'BFA', name: 'Burkina Faso' },
+  TG: { alpha3: 'TGO', name: 'Togo' },
+  BJ: { alpha3: 'BEN', name: 'Benin' },
+  NE: { alpha3: 'NER', name: 'Niger' },
+  CM: { alpha3: 'CMR', name: 'Cameroon' },
+  CA: { alpha3: 'CAN', name: 'Canada' },
+  DE: { alpha3: 'DEU', name: 'Germany' },
+  IT: { alpha3: 'ITA', name: 'Italy' },
+  ES: { alpha3: 'ESP', name: 'Spain' },
+} as const;
+export type CountryCode = keyof typeof COUNTRIES;
+
+export interface NotificationSettings {
+  emailNotifications: boolean;
+  marketingEmails: boolean;
+  newFeatures: boolean;
+}
+
+export interface Preferences {
+  notificationSettings: NotificationSettings;
+  language: Language;
+  currency: Currency;
+}
+
+/** How many days a deactivated account can still be restored by signing in. */
+export const REACTIVATION_WINDOW_DAYS = 30;
+
+export type AccountRegistered = DomainEvent<
+  'AccountRegistered',
+  {
+    userId: string;
+    email: Sealed;
+    /** Keyed hash of the lower-cased e-mail, to find an account by address without storing it in clear. */
+    emailFingerprint: string;
+    firstName: Sealed;
+    lastName: Sealed;
+    emailVerified: boolean;
+    /** The identity provider that vouched for the account (its issuer URL). */
+    issuer: string;
+    preferences: Preferences;
+  }
+>;
+
+export type ProfileUpdated = DomainEvent<
+  'ProfileUpdated',
+  {
+    firstName: Sealed;
+    lastName: Sealed;
+    contactNumber: Sealed | null;
+    profileTypes: ProfileType[];
+    streetAddress: Sealed | null;
+    city: Sealed | null;
+    postalCode: Sealed | null;
+    country: CountryCode | null;
+  }
+>;
+
+export type EmailVerified = DomainEvent<'EmailVerified', Record<string, never>>;
+export type PreferencesUpdated = DomainEvent<'PreferencesUpdated', Preferences>;
+export type LanguageChanged = DomainEvent<'LanguageChanged', { language: Language }>;
+export type PasswordResetRequested = DomainEvent<'PasswordResetRequested', Record<string, never>>;
+export type AccountDeactivated = DomainEvent<
+  'AccountDeactivated',
+  { deactivatedAt: string; purgeAfter: string; via: 'settings' | 'delete-account' }
+>;
+export type AccountReactivated = DomainEvent<'AccountReactivated', { reactivatedAt: string }>;
+export type AccountPurged = DomainEvent<'AccountPurged', { purgedAt: string }>;
+
+export type AccountEvent =
+  | AccountRegistered
+  | ProfileUpdated
+  | EmailVerified
+  | PreferencesUpdated
+  | LanguageChanged
+  | PasswordResetRequested
+  | AccountDeactivated
+  | AccountReactivated
+  | AccountPurged;
+
+export const ACCOUNT_EVENT_TYPES = [
+  'AccountRegistered',
+  'ProfileUpdated',
+  'EmailVerified',
+  'PreferencesUpdated',
+  'LanguageChanged',
+  'PasswordResetRequested',
+  'AccountDeactivated',
+  'AccountReactivated',
+  'AccountPurged',
+] as const satisfies readonly AccountEvent['type'][];

@@ -1,0 +1,56 @@
+import type { Sealed } from '@kora/kernel';
+import type { CountryCode, Language, Preferences, ProfileType } from './events';
+
+/**
+ * The identity read side, answered by the projections package: the module asks through the query bus and never
+ * reads another package's collections itself.
+ */
+export type AccountStatus = 'active' | 'deactivated';
+
+/** The profile read model (`profiles`): personal fields stay sealed; the identity module opens them. */
+export interface ProfileDocument {
+  _id: string;
+  email: Sealed;
+  emailFingerprint: string;
+  firstName: Sealed;
+  lastName: Sealed;
+  contactNumber: Sealed | null;
+  profileTypes: ProfileType[];
+  streetAddress: Sealed | null;
+  city: Sealed | null;
+  postalCode: Sealed | null;
+  country: CountryCode | null;
+  isEmailVerified: boolean;
+  isPhoneVerified: boolean;
+  status: AccountStatus;
+  language: Language;
+  registeredAt: string;
+  updatedAt: string;
+  deactivatedAt: string | null;
+  purgeAfter: string | null;
+}
+
+export interface PreferencesDocument extends Preferences {
+  _id: string;
+  updatedAt: string;
+}
+
+export class GetProfile {
+  constructor(readonly userId: string) {}
+}
+
+export class GetProfileByEmailFingerprint {
+  constructor(readonly emailFingerprint: string) {}
+}
+
+export class GetPreferences {
+  constructor(readonly userId: string) {}
+}
+
+/** Deactivated accounts whose reactivation window ended before `now`. */
+export class GetAccountsDueForPurge {
+  constructor(
+    readonly now: string,
+    readonly limit: number,
+  ) {}
+}

@@ -1,0 +1,148 @@
+import type { Decider, Sealed } from '@kora/kernel';
+import {
+  type AccountEvent,
+  type CountryCode,
+  type Language,
+  type Preferences,
+  type ProfileType,
+  REACTIVATION_WINDOW_DAYS,
+} from '../contracts/events';
+import { AccountDeactivatedError, AccountDeletedError, AccountNotFoundError, PurgeNotDueError } from './errors';
+
+/** What decisions need to know about an account (folded from `account-{userId}`). */
+export interface AccountState {
+  status: 'none' | 'active' | 'deactivated' | 'purged';
+  emailVerified: boolean;
+  language: Language;
+  purgeAfter: string | null;
+}
+
+export type AccountCommand =
+  | {
+      type: 'RegisterAccount';
+      userId: string;
+      email: Sealed;
+      emailFingerprint: string;
+      firstName: Sealed;
+      lastName: Sealed;
+      emailVerified: boolean;
+      issuer: string;
+      preferences: Preferences;
+      now: Date;
+    }
+  | {
+      type: 'UpdateProfile';
+      firstName: Sealed;
+      lastName: Sealed;
+      contactNumber: Sealed | null;
+      profileTypes: ProfileType[];
+      streetAddress: Sealed | null;
+      city: Sealed | null;
+      postalCode: Sealed | null;
+      country: CountryCode | null;
+    }
+  | { type: 'UpdatePreferences'; preferences: Preferences }
+  | { type: 'ChangeLanguage'; language: Language }
+  | { type: 'RequestPasswordReset' }
+  | { type: 'DeactivateAccount'; via: 'settings' | 'delete-account'; now: Date }
+  | { type: 'PurgeAccount'; now: Date };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const initialAccountState = (): AccountState => ({
+  status: 'none',
+  emailVerified: false,
+  language: 'fr',
+  purgeAfter: null,
+});
+
+export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
+  switch (event.type) {
+    case 'AccountRegistered':
+      return {
+        status: 'active',
+        emailVerified: event.data.emailVerified,
+        language: event.data.preferences.language,
+        purgeAfter: null,
+      };
+    case 'EmailVerified':
+      return { ...state, emailVerified: true };
+    case 'PreferencesUpdated':
+      return { ...state, language: event.data.language };
+    case 'LanguageChanged':
+      return { ...state, language: event.data.language };
+    case 'AccountDeactivated':
+      return { ...state, status: 'deactivated', purgeAfter: event.data.purgeAfter };
+    case 'AccountReactivated':
+      return { ...state, status: 'active', purgeAfter: null };
+    case 'AccountPurged':
+      return { ...initialAccountState(), status: 'purged' };
+    case 'ProfileUpdated':
+    case 'PasswordResetRequested':
+      return state;
+  }
+}
+
+/** True once the reactivation window of a deactivated account has closed. */
+export function purgeDue(state: AccountState, now: Date): boolean {
+  return state.status === 'deactivated' && state.purgeAfter !== null && now.getTime() >= Date.parse(state.purgeAfter);
+}
+
+function requireActive(state: AccountState): void {
+  if (state.status === 'none' || state.status === 'purged') throw new AccountNotFoundError();
+  if (state.status === 'deactivated') throw new AccountDeactivatedError();
+}
+
+export function decideAccount(command: AccountCommand, state: AccountState): AccountEvent[] {
+  switch (command.type) {
+    case 'RegisterAccount': {
+      if (state.status === 'none' || state.status === 'purged') {
+        const { type: _type, now: _now, ...data } = command;
+        return [{ type: 'AccountRegistered', data }];
+      }
+      if (state.status === 'deactivated') {
+        // Signing in within the window restores the account; after it, the account is gone.
+        if (purgeDue(state, command.now)) throw new AccountDeletedError();
+        return [{ type: 'AccountReactivated', data: { reactivatedAt: command.now.toISOString() } }];
+      }
+      return command.emailVerified && !state.emailVerified ? [{ type: 'EmailVerified', data: {} }] : [];
+    }
+    case 'UpdateProfile': {
+      requireActive(state);
+      const { type: _type, ...data } = command;
+      return [{ type: 'ProfileUpdated', data }];
+    }
+    case 'UpdatePreferences':
+      requireActive(state);
+      return [{ type: 'PreferencesUpdated', data: command.preferences }];
+    case 'ChangeLanguage':
+      requireActive(state);
+      return command.language === state.language
+        ? []
+        : [{ type: 'LanguageChanged', data: { language: command.language } }];
+    case 'RequestPasswordReset':
+      requireActive(state);
+      return [{ type: 'PasswordResetRequested', data: {} }];
+    case 'DeactivateAccount': {
+      if (state.status === 'deactivated') return []; // already scheduled: keep the first date
+      requireActive(state);
+      const purgeAfter = new Date(command.now.getTime() + REACTIVATION_WINDOW_DAYS * DAY_MS);
+      return [
+        {
+          type: 'AccountDeactivated',
+          data: { deactivatedAt: command.now.toISOString(), purgeAfter: purgeAfter.toISOString(), via: command.via },
+        },
+      ];
+    }
+    case 'PurgeAccount':
+      if (state.status === 'purged') return [];
+      if (!purgeDue(state, command.now)) throw new PurgeNotDueError();
+      return [{ type: 'AccountPurged', data: { purgedAt: command.now.toISOString() } }];
+  }
+}
+
+export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState> = {
+  initialState: initialAccountState,
+  evolve: evolveAccount,
+  decide: decideAccount,
+};

@@ -1,0 +1,35 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AccountCommands } from './application/accounts/account-commands';
+import { AccountReads } from './application/accounts/account-reads';
+import { PersonalData } from './application/accounts/personal-data';
+import { AuthController } from './application/auth/auth.controller';
+import { DeactivateController } from './application/deactivate/deactivate.controller';
+import { PreferencesController } from './application/preferences/preferences.controller';
+import { ProfileController } from './application/profile/profile.controller';
+import { AccountPurger, IDENTITY_OPTIONS, type IdentityOptions } from './application/purge/account-purger';
+import { SignUpController } from './application/sign-up/sign-up.controller';
+import { SignUpService } from './application/sign-up/sign-up.service';
+
+/**
+ * Accounts: sign-up after the provider's sign-in, profile, preferences, language, password reset, deactivation and
+ * the purge 30 days later. Needs, from the application: the event and read stores, the query bus answered by the
+ * projections package, a PersonalDataVault, a Mailer and an IdentityProvider.
+ */
+@Module({})
+export class IdentityModule {
+  static forRoot(options: IdentityOptions): DynamicModule {
+    return {
+      module: IdentityModule,
+      controllers: [SignUpController, AuthController, ProfileController, PreferencesController, DeactivateController],
+      providers: [
+        AccountCommands,
+        AccountReads,
+        PersonalData,
+        AccountPurger,
+        SignUpService,
+        { provide: IDENTITY_OPTIONS, useValue: options },
+      ],
+      exports: [AccountPurger, SignUpService],
+    };
+  }
+}

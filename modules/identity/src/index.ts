@@ -1,0 +1,5 @@
+export { IdentityModule } from './identity.module';
+export { AccountPurger, type IdentityOptions } from './application/purge/account-purger';
+export { IdentityProvider, type ProviderProfile } from './ports/identity-provider';
+export type { Language } from './contracts/events';
+export { SignUpService, type SignUpResult } from './application/sign-up/sign-up.service';

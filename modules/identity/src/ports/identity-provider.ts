@@ -1,0 +1,36 @@
+import type { Language } from '../contracts/events';
+
+/** What the identity provider says about the signed-in person (OpenID standard claims). */
+export interface ProviderProfile {
+  email: string;
+  emailVerified: boolean;
+  givenName: string | null;
+  familyName: string | null;
+  name: string | null;
+  locale: string | null;
+}
+
+/**
+ * The identity provider as the accounts module needs it. Adapters: the built-in OpenID provider (`/oidc`) and any
+ * external OIDC issuer (Auth0, ...), which manages passwords and sessions itself.
+ */
+export abstract class IdentityProvider {
+  /** `built-in` or `external`. */
+  abstract readonly kind: 'built-in' | 'external';
+  abstract readonly issuer: string;
+
+  /** The person behind a verified access token. */
+  abstract profile(userId: string, accessToken: string): Promise<ProviderProfile>;
+
+  /**
+   * Sends a password reset link to the address when it belongs to a user the provider manages. Never says whether
+   * it does. External issuers run their own reset flow: nothing is sent from here.
+   */
+  abstract requestPasswordReset(email: string, language: Language): Promise<void>;
+
+  /** Ends the user's sessions and revokes their refresh tokens (logout, deactivation). */
+  abstract endSessions(userId: string): Promise<void>;
+
+  /** Deletes the user's credentials for good (purge). */
+  abstract deleteUser(userId: string): Promise<void>;
+}

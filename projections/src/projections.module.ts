@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import {
+  GetAccountsDueForPurgeHandler,
+  GetPreferencesHandler,
+  GetProfileByEmailFingerprintHandler,
+  GetProfileHandler,
+} from './profiles/profiles.queries';
+
+/** The read side's query handlers: modules ask through the query bus with the query classes of their contracts. */
+@Module({
+  providers: [
+    GetProfileHandler,
+    GetProfileByEmailFingerprintHandler,
+    GetAccountsDueForPurgeHandler,
+    GetPreferencesHandler,
+  ],
+})
+export class ProjectionsModule {}
