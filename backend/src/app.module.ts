@@ -1,6 +1,6 @@
 import { type DynamicModule, type ModuleMetadata, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import type { AnyProjection } from '@kora/kernel';
+import type { AnyProjection, Clock } from '@kora/kernel';
 import { allProjections } from '@kora/projections';
 import type { Logger } from 'pino';
 import { IdentityModule } from '@kora/identity';
@@ -23,6 +23,8 @@ export interface AppOptions {
   readonly projections?: readonly AnyProjection[];
   /** Replaces the token verifier (tests of the spine that sign their own tokens). */
   readonly verifier?: TokenVerifier;
+  /** Replaces the system clock (tests of time windows). */
+  readonly clock?: Clock;
 }
 
 @Module({})
@@ -31,7 +33,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        InfraModule.forRoot(config, logger, [...allProjections, ...(options.projections ?? [])]),
+        InfraModule.forRoot(config, logger, [...allProjections, ...(options.projections ?? [])], options.clock),
         EventBusModule,
         RealtimeModule,
         HealthModule,

@@ -43,7 +43,8 @@ const schema = z.object({
   SMTP_URL: url(['smtp', 'smtps']).optional(),
   MAIL_FROM: z.string().min(3).default('Kora <no-reply@kora.local>'),
   ENCRYPTION_KEY: z.string().min(32, 'must be 32 bytes, hex or base64').optional(),
-  PURGE_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
+  // 0 turns the schedule off (one replica may run it for the cluster); at most once a day.
+  PURGE_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
 });
 
 export type RawConfig = z.infer<typeof schema>;

@@ -1,6 +1,6 @@
 import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { IdentityProvider } from '@kora/identity';
-import { Mailer, PersonalDataVault, ReadStore } from '@kora/kernel';
+import { CLOCK, type Clock, Mailer, PersonalDataVault, ReadStore } from '@kora/kernel';
 import { createLocalJWKSet } from 'jose';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -65,10 +65,10 @@ export class IdentityProviderModule {
         },
         {
           provide: IdentityProvider,
-          inject: [CONFIG, ReadStore, Mailer, LOGGER],
-          useFactory: async (config: Config, reads: ReadStore, mailer: Mailer, logger: Logger) => {
+          inject: [CONFIG, ReadStore, Mailer, LOGGER, CLOCK],
+          useFactory: async (config: Config, reads: ReadStore, mailer: Mailer, logger: Logger, clock: Clock) => {
             if (!config.embedded.identity) return new ExternalIdentityProvider(config.oidc.issuer, logger);
-            const provider = new BuiltInIdentityProvider(config, reads, mailer, logger);
+            const provider = new BuiltInIdentityProvider(config, reads, mailer, logger, () => clock.now().getTime());
             await provider.init();
             return provider;
           },

@@ -97,13 +97,14 @@ export class InfraModule {
     config: Config,
     logger: Logger,
     projections: readonly AnyProjection[] = allProjections,
+    clock: Clock = systemClock,
   ): DynamicModule {
     return {
       module: InfraModule,
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
-        { provide: CLOCK, useValue: systemClock },
+        { provide: CLOCK, useValue: clock },
         { provide: IDS, useValue: uuidIds },
         Metrics,
         {

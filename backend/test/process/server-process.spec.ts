@@ -115,4 +115,22 @@ describe('the server process', () => {
         .sort(),
     ).toEqual(['LOG_LEVEL', 'PORT']);
   });
+
+  it('refuses the user commands when an external issuer is configured', () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    let status = 0;
+    let stderr = '';
+    try {
+      execFileSync(process.execPath, [USERS, 'token', 'ops@example.sn'], {
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: dir.path, OIDC_ISSUER_URL: 'https://kora.eu.auth0.com/' },
+        stdio: 'pipe',
+      });
+    } catch (error) {
+      status = (error as { status: number }).status;
+      stderr = String((error as { stderr: Buffer }).stderr);
+    }
+    expect(status).toBe(3);
+    expect(stderr).toContain('Refused: the API trusts the external issuer https://kora.eu.auth0.com/');
+  });
 });

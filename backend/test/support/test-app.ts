@@ -44,14 +44,14 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
     PUBLIC_URL: url,
-    PURGE_INTERVAL_MINUTES: '100000',
+    PURGE_INTERVAL_MINUTES: '0',
     ...options.env,
   });
   const verifier = options.realAuth ? undefined : new LocalTokenVerifier('test-secret-test-secret-test-secret-42');
   const { app } = await createApp(config, {
     ...options,
     ...(verifier ? { verifier } : {}),
-    logger: pino({ level: 'silent' }),
+    logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
   });
   await app.listen(port, '127.0.0.1');
   return {

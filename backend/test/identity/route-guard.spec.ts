@@ -1,0 +1,56 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+/** The /api routes reachable without a token, each chosen on purpose. */
+const PUBLIC_ROUTES = new Set(['GET /api/health', 'GET /api/auth/config', 'POST /api/auth/reset-password']);
+
+interface Layer {
+  route?: { path: string; methods: Record<string, boolean> };
+}
+
+describe('authentication on every API route', () => {
+  let test: TestApp;
+  let routes: Array<{ method: string; path: string }>;
+  beforeAll(async () => {
+    test = await startTestApp({ realAuth: true });
+    const express = test.app.getHttpAdapter().getInstance() as { router: { stack: Layer[] } };
+    routes = express.router.stack
+      .filter((layer) => layer.route?.path.startsWith('/api/') && !layer.route.path.startsWith('/api/docs'))
+      .flatMap((layer) =>
+        Object.keys(layer.route!.methods)
+          .filter((method) => method !== '_all')
+          .map((method) => ({ method: method.toUpperCase(), path: layer.route!.path })),
+      );
+  });
+  afterAll(() => test.close());
+
+  it('finds the registered routes', () => {
+    expect(routes.length).toBeGreaterThanOrEqual(12);
+    expect(routes).toContainEqual({ method: 'GET', path: '/api/user/profile' });
+  });
+
+  it('answers 401 Authentication required on every route not deliberately public, however it is probed', async () => {
+    const guarded = routes.filter((route) => !PUBLIC_ROUTES.has(`${route.method} ${route.path}`));
+    expect(guarded.length).toBeGreaterThan(0);
+    for (const route of guarded) {
+      const path = route.path.replace(/:(\w+)/g, 'probe-$1');
+      for (const authorization of [undefined, 'Bearer not-a-token', 'Basic dXNlcjpwYXNz']) {
+        let call = request(test.url)[route.method.toLowerCase() as 'get'](path);
+        if (authorization) call = call.set('Authorization', authorization);
+        const response = await call.send({});
+        expect({ route: `${route.method} ${route.path}`, status: response.status, body: response.body }).toEqual({
+          route: `${route.method} ${route.path}`,
+          status: 401,
+          body: { statusCode: 401, code: 'AUTH.REQUIRED', message: 'Authentication required' },
+        });
+      }
+    }
+  });
+
+  it('keeps the deliberate exceptions reachable', async () => {
+    for (const route of PUBLIC_ROUTES) expect(routes.map((r) => `${r.method} ${r.path}`)).toContain(route);
+    await request(test.url).get('/api/health').expect(200);
+    await request(test.url).get('/api/auth/config').expect(200);
+  });
+});
