@@ -4,6 +4,7 @@ import type { AnyProjection, Clock } from '@kora/kernel';
 import { allProjections } from '@kora/projections';
 import type { Logger } from 'pino';
 import { IdentityModule } from '@kora/identity';
+import { NotificationsModule } from '@kora/notifications';
 import { CommandContexts } from '@kora/kernel/nest';
 import { ProjectionsModule } from '@kora/projections';
 import { AuthGuard } from './auth/auth.guard';
@@ -40,6 +41,7 @@ export class AppModule {
         IdentityProviderModule.forRoot(options.verifier ? { verifier: options.verifier } : {}),
         ProjectionsModule,
         IdentityModule.forRoot({ purgeIntervalMs: config.PURGE_INTERVAL_MINUTES * 60_000 }),
+        NotificationsModule,
         ...(options.modules ?? []),
       ],
       providers: [

@@ -1,4 +1,5 @@
 import type { AnyProjection } from '@kora/kernel';
+import { notificationsProjection } from './notifications/notifications.projection';
 import { preferencesProjection } from './preferences/preferences.projection';
 import { profilesProjection } from './profiles/profiles.projection';
 
@@ -8,4 +9,8 @@ export { ProjectionsModule } from './projections.module';
  * Every read model the product maintains, one folder per read model (projection, queries, spec). The runner feeds
  * each one from its own checkpoint; `npm run projections -- status` lists them.
  */
-export const allProjections: readonly AnyProjection[] = [profilesProjection, preferencesProjection];
+export const allProjections: readonly AnyProjection[] = [
+  profilesProjection,
+  preferencesProjection,
+  notificationsProjection,
+];

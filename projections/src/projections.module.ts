@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { GetNotificationHandler, GetNotificationsHandler } from './notifications/notifications.queries';
 import {
   GetAccountsDueForPurgeHandler,
   GetPreferencesHandler,
@@ -9,6 +10,8 @@ import {
 /** The read side's query handlers: modules ask through the query bus with the query classes of their contracts. */
 @Module({
   providers: [
+    GetNotificationsHandler,
+    GetNotificationHandler,
     GetProfileHandler,
     GetProfileByEmailFingerprintHandler,
     GetAccountsDueForPurgeHandler,

@@ -1,0 +1,89 @@
+import { CodedError, type Decider } from '@kora/kernel';
+import type { LocalisedText, NotificationEvent, NotificationKind } from '../contracts/events';
+
+export class NotificationNotFoundError extends CodedError {
+  readonly code = 'NOTIFICATIONS.NOT_FOUND';
+  readonly status = 404;
+  constructor() {
+    super('Notification not found');
+  }
+}
+
+/** What decisions need: which notifications exist and are read, what was acknowledged, which causes notified. */
+export interface InboxState {
+  unread: Set<string>;
+  read: Set<string>;
+  acknowledged: Set<string>;
+  causes: Set<string>;
+}
+
+export type InboxCommand =
+  | {
+      type: 'Send';
+      notificationId: string;
+      kind: NotificationKind;
+      title: LocalisedText;
+      message: LocalisedText;
+      trackId: string | null;
+      causationId: string;
+    }
+  | { type: 'MarkRead'; notificationId: string }
+  | { type: 'Acknowledge'; trackId: string; notificationType: NotificationKind };
+
+const ackKey = (trackId: string, kind: string): string => `${trackId}:${kind}`;
+
+export const inboxDecider: Decider<InboxCommand, NotificationEvent, InboxState> = {
+  initialState: () => ({ unread: new Set(), read: new Set(), acknowledged: new Set(), causes: new Set() }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'NotificationSent':
+        return {
+          ...state,
+          unread: new Set(state.unread).add(event.data.notificationId),
+          causes: new Set(state.causes).add(event.data.causationId),
+        };
+      case 'NotificationRead': {
+        const unread = new Set(state.unread);
+        unread.delete(event.data.notificationId);
+        return { ...state, unread, read: new Set(state.read).add(event.data.notificationId) };
+      }
+      case 'NotificationAcknowledged':
+        return {
+          ...state,
+          acknowledged: new Set(state.acknowledged).add(ackKey(event.data.trackId, event.data.notificationType)),
+        };
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'Send':
+        if (state.causes.has(command.causationId)) return [];
+        return [
+          {
+            type: 'NotificationSent',
+            data: {
+              notificationId: command.notificationId,
+              type: 'PUSH',
+              kind: command.kind,
+              title: command.title,
+              message: command.message,
+              trackId: command.trackId,
+              causationId: command.causationId,
+            },
+          },
+        ];
+      case 'MarkRead':
+        if (state.read.has(command.notificationId)) return [];
+        if (!state.unread.has(command.notificationId)) throw new NotificationNotFoundError();
+        return [{ type: 'NotificationRead', data: { notificationId: command.notificationId } }];
+      case 'Acknowledge':
+        if (state.acknowledged.has(ackKey(command.trackId, command.notificationType))) return [];
+        return [
+          {
+            type: 'NotificationAcknowledged',
+            data: { trackId: command.trackId, notificationType: command.notificationType },
+          },
+        ];
+    }
+  },
+};

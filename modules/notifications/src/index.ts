@@ -1,0 +1,3 @@
+export { NotificationsModule } from './notifications.module';
+export { SendNotification } from './contracts/commands';
+export type { LocalisedText, NotificationKind } from './contracts/events';

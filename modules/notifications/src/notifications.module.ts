@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { NotificationsController } from './application/notifications.controller';
+import { NotificationsRealtime } from './application/notifications-realtime';
+import { SendNotificationHandler } from './application/send-notification.handler';
+
+/** Push notifications: the bell list, read state, acknowledgements, and `SendNotification` for other modules. */
+@Module({
+  controllers: [NotificationsController],
+  providers: [SendNotificationHandler, NotificationsRealtime],
+})
+export class NotificationsModule {}
