@@ -33,6 +33,7 @@ const schema = z.object({
   EVENTSTORE_URL: url(['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover', 'kdb', 'kdb+discover']).optional(),
   MONGODB_URL: url(['mongodb', 'mongodb+srv']).optional(),
   FFMPEG_PATH: z.string().min(1).optional(),
+  BLOB_STORE: z.enum(['local', 'gridfs']).default('local'),
   HEALTH_MIN_FREE_MB: z.coerce.number().int().min(0).default(500),
   PROJECTIONS: z.enum(['on', 'off']).default('on'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
@@ -91,6 +92,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(problems);
   }
   const raw = parsed.data;
+  if (raw.BLOB_STORE === 'gridfs' && !raw.MONGODB_URL) {
+    throw new ConfigError(['BLOB_STORE: gridfs needs MONGODB_URL']);
+  }
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, '');
   return {
     ...raw,

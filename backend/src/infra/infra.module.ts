@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import {
   type AnyProjection,
+  BlobStore,
   type Clock,
   EventStore,
   type IdGenerator,
@@ -23,6 +24,8 @@ import type { Logger } from 'pino';
 import { CONFIG, type Config } from '../config/config';
 import { LOGGER } from '../observability/logger';
 import { Metrics } from '../observability/metrics';
+import { GridFsBlobStore } from './blobs/gridfs-blob-store';
+import { LocalBlobStore } from './blobs/local-blob-store';
 import { EsdbEventStore } from './event-store/esdb-event-store';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { MongoReadStore } from './read-store/mongo-read-store';
@@ -42,6 +45,7 @@ export interface Stores {
   readonly sqlite: SqliteDatabase | null;
   readonly events: EventStore;
   readonly reads: ReadStore;
+  readonly blobs: BlobStore;
 }
 
 /** Opens the stores the configuration picks: SQLite under DATA_DIR unless EVENTSTORE_URL / MONGODB_URL are set. */
@@ -53,7 +57,11 @@ export async function openStores(config: Config, metrics?: Metrics): Promise<Sto
     ? new EsdbEventStore(config.EVENTSTORE_URL, { onAppended })
     : new SqliteEventStore(sqlite!, { onAppended });
   const reads = config.MONGODB_URL ? await MongoReadStore.connect(config.MONGODB_URL) : new SqliteReadStore(sqlite!);
-  return { sqlite, events, reads };
+  const blobs =
+    config.BLOB_STORE === 'gridfs' && reads instanceof MongoReadStore
+      ? new GridFsBlobStore(reads.mongoClient)
+      : new LocalBlobStore(join(config.DATA_DIR, 'blobs'));
+  return { sqlite, events, reads, blobs };
 }
 
 export async function closeStores(stores: Stores): Promise<void> {
@@ -114,6 +122,7 @@ export class InfraModule {
         },
         { provide: EventStore, inject: [STORES], useFactory: (stores: Stores) => stores.events },
         { provide: ReadStore, inject: [STORES], useFactory: (stores: Stores) => stores.reads },
+        { provide: BlobStore, inject: [STORES], useFactory: (stores: Stores) => stores.blobs },
         {
           provide: ProjectionRunner,
           inject: [EventStore, ReadStore, Metrics],
@@ -127,7 +136,7 @@ export class InfraModule {
         },
         InfraLifecycle,
       ],
-      exports: [CONFIG, LOGGER, CLOCK, IDS, Metrics, STORES, EventStore, ReadStore, ProjectionRunner],
+      exports: [CONFIG, LOGGER, CLOCK, IDS, Metrics, STORES, EventStore, ReadStore, BlobStore, ProjectionRunner],
     };
   }
 }

@@ -16,3 +16,4 @@ export * from './mail';
 export * from './personal-data';
 export * from './request-context';
 export * from './rate-limit';
+export * from './blob-store';

@@ -1,0 +1,108 @@
+import { assertBlobKey, type BlobInfo, BlobNotFoundError, BlobStore, type ByteRange } from '@kora/kernel';
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/**
+ * Blobs as files under a directory: `<root>/<key>` plus `<key>.type` for the content type. A write goes to a
+ * temporary name in the same directory and is renamed into place once complete, so readers never see half a file.
+ */
+export class LocalBlobStore extends BlobStore {
+  readonly kind = 'local';
+
+  constructor(readonly root: string) {
+    super();
+  }
+
+  private path(key: string): string {
+    assertBlobKey(key);
+    return join(this.root, ...key.split('/'));
+  }
+
+  private async commit(
+    key: string,
+    write: (temporary: string) => Promise<void>,
+    contentType: string,
+  ): Promise<BlobInfo> {
+    const target = this.path(key);
+    await mkdir(dirname(target), { recursive: true });
+    const temporary = `${target}.partial-${randomBytes(6).toString('hex')}`;
+    try {
+      await write(temporary);
+      await writeFile(`${target}.type`, contentType);
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return { size: (await stat(target)).size, contentType };
+  }
+
+  put(key: string, source: Readable, contentType: string, signal?: AbortSignal): Promise<BlobInfo> {
+    return this.commit(key, (temporary) => pipeline(source, createWriteStream(temporary), { signal }), contentType);
+  }
+
+  putFile(key: string, path: string, contentType: string): Promise<BlobInfo> {
+    return this.commit(
+      key,
+      async (temporary) => {
+        try {
+          await rename(path, temporary);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+          await copyFile(path, temporary);
+          await unlink(path);
+        }
+      },
+      contentType,
+    );
+  }
+
+  async stat(key: string): Promise<BlobInfo | null> {
+    try {
+      const file = await stat(this.path(key));
+      const contentType = await readFile(`${this.path(key)}.type`, 'utf8').catch(() => 'application/octet-stream');
+      return { size: file.size, contentType };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable> {
+    if (!(await this.stat(key))) throw new BlobNotFoundError(key);
+    return createReadStream(this.path(key), range ? { start: range.start, end: range.end } : {});
+  }
+
+  async withLocalFile<R>(key: string, work: (path: string) => Promise<R>): Promise<R> {
+    if (!(await this.stat(key))) throw new BlobNotFoundError(key);
+    return work(this.path(key));
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+    await rm(`${this.path(key)}.type`, { force: true });
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    const directory = this.path(prefix);
+    let count = 0;
+    try {
+      const walk = async (dir: string): Promise<void> => {
+        for (const entry of await readdir(dir, { withFileTypes: true })) {
+          if (entry.isDirectory()) await walk(join(dir, entry.name));
+          else if (!entry.name.endsWith('.type') && !entry.name.includes('.partial-')) count += 1;
+        }
+      };
+      await walk(directory);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+    await rm(directory, { recursive: true, force: true });
+    return count;
+  }
+}
