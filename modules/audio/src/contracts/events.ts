@@ -1,0 +1,135 @@
+import type { DomainEvent } from '@kora/kernel';
+
+/** The services a track can be processed by (AI mixing works on sessions, in the mixing module). */
+export const TRACK_SERVICES = ['AI_MASTERING', 'STEM_SEPARATION', 'AUDIO_ENHANCEMENT'] as const;
+export type TrackService = (typeof TRACK_SERVICES)[number];
+
+export const STEM_MODES = ['vocals', 'drums', 'guitars', 'full'] as const;
+export type StemMode = (typeof STEM_MODES)[number];
+
+export const ENHANCEMENT_PRESETS = ['voice', 'podcast', 'music', 'audio', 'video'] as const;
+export type EnhancementPreset = (typeof ENHANCEMENT_PRESETS)[number];
+
+/** The spec's statuses, in the order a track goes through them. */
+export const TRACK_STATUSES = [
+  'UPLOADING',
+  'PROCESSING',
+  'ANALYZING',
+  'ENHANCING',
+  'FINALIZING',
+  'PREVIEW_READY',
+  'MASTER_READY',
+  'STEMS_PROCESSING',
+  'STEMS_READY',
+  'COMPLETED',
+  'FAILED',
+] as const;
+export type TrackStatus = (typeof TRACK_STATUSES)[number];
+
+/** Statuses in which the engine is (or will be) working on the track. */
+export const IN_PROGRESS: readonly TrackStatus[] = [
+  'UPLOADING',
+  'PROCESSING',
+  'ANALYZING',
+  'ENHANCING',
+  'FINALIZING',
+  'STEMS_PROCESSING',
+];
+
+/** What the engine is asked to do. */
+export interface ProcessingOptions {
+  preset: EnhancementPreset | null;
+  mode: StemMode | null;
+}
+
+/** Blob keys of a track's files, by stream type (original, preview, master, master48, enhanced, report, stems). */
+export type TrackFiles = Record<string, string>;
+
+export type TrackUploaded = DomainEvent<
+  'TrackUploaded',
+  {
+    trackId: string;
+    ownerId: string;
+    service: TrackService;
+    /** As the user named it (HTML is stripped when shown, never when stored). */
+    filename: string;
+    /** Container found by content (wav, mp3, mp4, mov, mpeg...). */
+    format: string;
+    contentType: string;
+    fileSize: number;
+    durationSec: number;
+    sampleRate: number;
+    channels: number;
+    isVideo: boolean;
+    isDemo: boolean;
+    originalKey: string;
+  }
+>;
+
+export type ProcessingRequested = DomainEvent<
+  'ProcessingRequested',
+  { jobId: string; service: TrackService; options: ProcessingOptions }
+>;
+export type ProcessingStarted = DomainEvent<'ProcessingStarted', { jobId: string; workerId: string; attempt: number }>;
+export type ProcessingProgressed = DomainEvent<
+  'ProcessingProgressed',
+  { jobId: string; status: TrackStatus; progress: number }
+>;
+
+export interface LoudnessSummary {
+  integratedLufs: number;
+  truePeakDbtp: number;
+  loudnessRange: number;
+}
+
+export type PreviewReady = DomainEvent<
+  'PreviewReady',
+  {
+    jobId: string;
+    files: TrackFiles;
+    /** Seconds the engine took, and the input's duration: the measured speed behind time estimates. */
+    processingSeconds: number;
+    durationSec: number;
+    before: LoudnessSummary | null;
+    after: LoudnessSummary | null;
+  }
+>;
+export type StemsReady = DomainEvent<
+  'StemsReady',
+  { jobId: string; files: TrackFiles; stems: string[]; processingSeconds: number; durationSec: number }
+>;
+export type ProcessingFailed = DomainEvent<'ProcessingFailed', { jobId: string; code: string; message: string }>;
+export type ProcessingCancelled = DomainEvent<'ProcessingCancelled', { jobId: string }>;
+export type TrackUnlocked = DomainEvent<'TrackUnlocked', { via: 'demo' | 'payment' | 'credit' }>;
+export type MasterReady = DomainEvent<'MasterReady', Record<string, never>>;
+export type TrackDeleted = DomainEvent<'TrackDeleted', { keys: string[] }>;
+export type TrackResultEmailed = DomainEvent<'TrackResultEmailed', { recipientFingerprint: string; expiresAt: string }>;
+
+export type TrackEvent =
+  | TrackUploaded
+  | ProcessingRequested
+  | ProcessingStarted
+  | ProcessingProgressed
+  | PreviewReady
+  | StemsReady
+  | ProcessingFailed
+  | ProcessingCancelled
+  | TrackUnlocked
+  | MasterReady
+  | TrackDeleted
+  | TrackResultEmailed;
+
+export const TRACK_EVENT_TYPES = [
+  'TrackUploaded',
+  'ProcessingRequested',
+  'ProcessingStarted',
+  'ProcessingProgressed',
+  'PreviewReady',
+  'StemsReady',
+  'ProcessingFailed',
+  'ProcessingCancelled',
+  'TrackUnlocked',
+  'MasterReady',
+  'TrackDeleted',
+  'TrackResultEmailed',
+] as const satisfies readonly TrackEvent['type'][];

@@ -1,0 +1,51 @@
+import { CodedError } from '@kora/kernel';
+
+export class TrackNotFoundError extends CodedError {
+  readonly code = 'TRACKS.NOT_FOUND';
+  readonly status = 404;
+  constructor() {
+    super('Track not found');
+  }
+}
+
+/** The spec's `services.errors.alreadyProcessing`. */
+export class AlreadyProcessingError extends CodedError {
+  readonly code = 'services.errors.alreadyProcessing';
+  readonly status = 409;
+  constructor() {
+    super('There is already a track being processed. Please wait for it to complete.');
+  }
+}
+
+export class NotProcessingError extends CodedError {
+  readonly code = 'TRACKS.NOT_PROCESSING';
+  readonly status = 409;
+  constructor() {
+    super('This track is not being processed.');
+  }
+}
+
+/** A worker's step refers to a job the track no longer runs (cancelled, deleted, finished, or retried elsewhere). */
+export class StaleJobError extends CodedError {
+  readonly code = 'TRACKS.STALE_JOB';
+  readonly status = 409;
+  constructor() {
+    super('The track is no longer waiting for this job.');
+  }
+}
+
+export class TrackLockedError extends CodedError {
+  readonly code = 'TRACKS.LOCKED';
+  readonly status = 403;
+  constructor() {
+    super('Unlock this track to get the full result.');
+  }
+}
+
+export class ResultNotReadyError extends CodedError {
+  readonly code = 'TRACKS.NOT_READY';
+  readonly status = 409;
+  constructor() {
+    super('The result is not ready yet.');
+  }
+}
