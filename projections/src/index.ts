@@ -2,6 +2,9 @@ import type { AnyProjection } from '@kora/kernel';
 import { notificationsProjection } from './notifications/notifications.projection';
 import { preferencesProjection } from './preferences/preferences.projection';
 import { profilesProjection } from './profiles/profiles.projection';
+import { engineSpeedProjection } from './tracks/engine-speed.projection';
+import { libraryProjection } from './tracks/library.projection';
+import { tracksProjection } from './tracks/tracks.projection';
 
 export { ProjectionsModule } from './projections.module';
 

@@ -1,6 +1,13 @@
 import { Module } from '@nestjs/common';
 import { GetNotificationHandler, GetNotificationsHandler } from './notifications/notifications.queries';
 import {
+  CountTracksInProgressHandler,
+  GetEngineSpeedHandler,
+  GetLibraryHandler,
+  GetTrackHandler,
+  ListTracksHandler,
+} from './tracks/tracks.queries';
+import {
   GetAccountsDueForPurgeHandler,
   GetPreferencesHandler,
   GetProfileByEmailFingerprintHandler,
@@ -10,6 +17,11 @@ import {
 /** The read side's query handlers: modules ask through the query bus with the query classes of their contracts. */
 @Module({
   providers: [
+    GetTrackHandler,
+    ListTracksHandler,
+    CountTracksInProgressHandler,
+    GetLibraryHandler,
+    GetEngineSpeedHandler,
     GetNotificationsHandler,
     GetNotificationHandler,
     GetProfileHandler,

@@ -86,6 +86,7 @@ export type PreviewReady = DomainEvent<
   'PreviewReady',
   {
     jobId: string;
+    service: TrackService;
     files: TrackFiles;
     /** Seconds the engine took, and the input's duration: the measured speed behind time estimates. */
     processingSeconds: number;
@@ -96,7 +97,14 @@ export type PreviewReady = DomainEvent<
 >;
 export type StemsReady = DomainEvent<
   'StemsReady',
-  { jobId: string; files: TrackFiles; stems: string[]; processingSeconds: number; durationSec: number }
+  {
+    jobId: string;
+    service: TrackService;
+    files: TrackFiles;
+    stems: string[];
+    processingSeconds: number;
+    durationSec: number;
+  }
 >;
 export type ProcessingFailed = DomainEvent<'ProcessingFailed', { jobId: string; code: string; message: string }>;
 export type ProcessingCancelled = DomainEvent<'ProcessingCancelled', { jobId: string }>;

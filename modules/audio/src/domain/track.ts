@@ -8,6 +8,7 @@ import type {
   TrackStatus,
   TrackUploaded,
 } from '../contracts/events';
+import { processingStatus, resultStatus } from '../contracts/status';
 import { NotProcessingError, ResultNotReadyError, StaleJobError, TrackNotFoundError } from './errors';
 
 /** A job is retried this many times when its worker disappears, then the track fails. */
@@ -59,13 +60,6 @@ export const initialTrackState = (): TrackState => ({
   files: {},
 });
 
-/** The status a finished result shows: locked results are previews; unlocked ones are the final result. */
-export function resultStatus(service: TrackService, unlocked: boolean): TrackStatus {
-  if (service === 'STEM_SEPARATION') return unlocked ? 'COMPLETED' : 'STEMS_READY';
-  if (service === 'AI_MASTERING') return unlocked ? 'MASTER_READY' : 'PREVIEW_READY';
-  return unlocked ? 'COMPLETED' : 'PREVIEW_READY';
-}
-
 export function isWorking(state: TrackState): boolean {
   return state.exists && !state.deleted && state.jobId !== null && !state.resultReady && state.status !== 'FAILED';
 }
@@ -86,7 +80,7 @@ export function evolveTrack(state: TrackState, event: TrackEvent): TrackState {
         ...state,
         jobId: event.data.jobId,
         attempt: 0,
-        status: event.data.service === 'STEM_SEPARATION' ? 'STEMS_PROCESSING' : 'PROCESSING',
+        status: processingStatus(event.data.service),
       };
     case 'ProcessingStarted':
       return { ...state, attempt: event.data.attempt };
@@ -172,6 +166,7 @@ export function decideTrack(command: TrackCommand, state: TrackState): TrackEven
       requireJob(state, command.jobId);
       const common = {
         jobId: command.jobId,
+        service: state.service!,
         files: command.files,
         processingSeconds: command.processingSeconds,
         durationSec: command.durationSec,

@@ -1,0 +1,89 @@
+import {
+  processingStatus,
+  resultStatus,
+  type TrackDocument,
+  type TrackEvent,
+  TRACK_EVENT_TYPES,
+} from '@kora/audio/contracts';
+import { defineProjection, streamId } from '@kora/kernel';
+
+/** One document per live track: the recent-tracks list, the track screen and the status endpoint. */
+export const tracksProjection = defineProjection<TrackEvent, TrackDocument>({
+  name: 'tracks',
+  version: 1,
+  collection: 'tracks',
+  indexes: [{ fields: { userId: 1, createdAt: -1 } }, { fields: { userId: 1, service: 1, status: 1 } }],
+  handles: TRACK_EVENT_TYPES,
+  target: (event) => ({ id: streamId(event.streamName) }),
+  evolve(current, event) {
+    const at = event.metadata.occurredAt;
+    if (event.type === 'TrackUploaded') {
+      const d = event.data;
+      return {
+        _id: d.trackId,
+        userId: d.ownerId,
+        filename: d.filename,
+        format: d.format,
+        contentType: d.contentType,
+        service: d.service,
+        options: { preset: null, mode: null },
+        status: 'UPLOADING',
+        error: null,
+        isDemo: d.isDemo,
+        isVideo: d.isVideo,
+        unlocked: false,
+        fileSize: d.fileSize,
+        durationSec: d.durationSec,
+        sampleRate: d.sampleRate,
+        channels: d.channels,
+        files: { original: d.originalKey },
+        stems: [],
+        jobId: null,
+        attempt: 0,
+        progress: 0,
+        processingStartedAt: null,
+        createdAt: at,
+        updatedAt: at,
+      };
+    }
+    if (!current) return null;
+    const next = { ...current, updatedAt: at };
+    switch (event.type) {
+      case 'ProcessingRequested':
+        return {
+          ...next,
+          jobId: event.data.jobId,
+          options: event.data.options,
+          status: processingStatus(event.data.service),
+        };
+      case 'ProcessingStarted':
+        return { ...next, attempt: event.data.attempt, processingStartedAt: at, progress: 0 };
+      case 'ProcessingProgressed':
+        return { ...next, status: event.data.status, progress: event.data.progress };
+      case 'PreviewReady':
+      case 'StemsReady': {
+        const stems = event.type === 'StemsReady' ? event.data.stems : [];
+        const status = resultStatus(event.data.service, current.unlocked);
+        return { ...next, files: { ...current.files, ...event.data.files }, stems, progress: 1, status };
+      }
+      case 'ProcessingFailed':
+        return { ...next, status: 'FAILED', error: { code: event.data.code, message: event.data.message } };
+      case 'ProcessingCancelled':
+        return {
+          ...next,
+          status: 'FAILED',
+          error: { code: 'PROCESSING.CANCELLED', message: 'Processing was cancelled.' },
+        };
+      case 'TrackUnlocked': {
+        const ready = current.status === 'PREVIEW_READY' || current.status === 'STEMS_READY';
+        return { ...next, unlocked: true, status: ready ? resultStatus(current.service, true) : current.status };
+      }
+      case 'MasterReady':
+        return { ...next, status: 'MASTER_READY' };
+      case 'TrackDeleted':
+        return null;
+      case 'TrackResultEmailed':
+        return current;
+    }
+  },
+});
