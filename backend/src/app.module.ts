@@ -5,7 +5,7 @@ import { allProjections } from '@kora/projections';
 import type { Logger } from 'pino';
 import { IdentityModule } from '@kora/identity';
 import { NotificationsModule } from '@kora/notifications';
-import { CommandContexts } from '@kora/kernel/nest';
+import { CommandContexts, ProcessorRegistry } from '@kora/kernel/nest';
 import { ProjectionsModule } from '@kora/projections';
 import { AuthGuard } from './auth/auth.guard';
 import type { TokenVerifier } from './auth/token-verifier';
@@ -15,6 +15,7 @@ import { HealthModule } from './health/health.module';
 import { IdentityProviderModule } from './identity-provider/identity-provider.module';
 import { ErrorFilter } from './http/error.filter';
 import { InfraModule } from './infra/infra.module';
+import { ProcessorsLifecycle } from './infra/processors.lifecycle';
 import { RealtimeModule } from './realtime/realtime.module';
 
 export interface AppOptions {
@@ -46,10 +47,12 @@ export class AppModule {
       ],
       providers: [
         CommandContexts,
+        ProcessorRegistry,
+        ProcessorsLifecycle,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
       ],
-      exports: [CommandContexts],
+      exports: [CommandContexts, ProcessorRegistry, ProcessorsLifecycle],
       global: true,
     };
   }

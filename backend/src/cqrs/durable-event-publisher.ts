@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import { EventBus, type EventIdProvider } from '@nestjs/cqrs';
 import { EventStore, type Subscription, toDurable } from '@kora/kernel';
 import type { Logger } from 'pino';
@@ -15,7 +15,7 @@ export const durableEventIdProvider: EventIdProvider = {
  * append failed. In a cluster every replica follows the log, so bus handlers must be idempotent or local (sockets).
  */
 @Injectable()
-export class DurableEventPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DurableEventPublisher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private subscription: Subscription | null = null;
   private position = 0;
 
@@ -45,7 +45,7 @@ export class DurableEventPublisher implements OnApplicationBootstrap, OnApplicat
     );
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     await this.subscription?.stop();
     this.subscription = null;
   }

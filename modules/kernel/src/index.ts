@@ -17,3 +17,4 @@ export * from './personal-data';
 export * from './request-context';
 export * from './rate-limit';
 export * from './blob-store';
+export * from './processor';

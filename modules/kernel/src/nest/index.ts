@@ -1,3 +1,4 @@
 export * from './auth';
 export * from './realtime';
 export * from './command-context';
+export * from './processors';

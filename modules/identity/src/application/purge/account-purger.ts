@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type BeforeApplicationShutdown,
+} from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { CLOCK, type Clock, PersonalDataVault } from '@kora/kernel';
 import { CommandContexts } from '@kora/kernel/nest';
@@ -22,7 +28,7 @@ const BATCH = 100;
  * run. In a cluster every replica may run it: the decider and the expected revision let only one append win.
  */
 @Injectable()
-export class AccountPurger implements OnApplicationBootstrap, OnApplicationShutdown {
+export class AccountPurger implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(AccountPurger.name);
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
@@ -46,7 +52,7 @@ export class AccountPurger implements OnApplicationBootstrap, OnApplicationShutd
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.running;
   }
