@@ -3,18 +3,59 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router-dom';
 import { createRouter } from './app/router';
-import { makeStore } from './app/store';
-import { initialLanguage, LANGUAGE_KEY, setupI18n } from './lib/i18n';
+import { type AppStore, makeStore } from './app/store';
+import { currentLanguage, initialLanguage, LANGUAGE_KEY, setupI18n } from './lib/i18n';
+import { RealtimeClient, realtimeStatusChanged } from './lib/realtime';
+import { registerServiceWorker } from './lib/serviceWorker';
+import { createOidcUserManager, fetchAuthConfig } from './lib/session/oidc';
+import { SessionManager } from './lib/session/session';
+import { SessionProvider } from './lib/session/SessionProvider';
+import { applyTheme, readTheme } from './lib/theme';
 import './styles.css';
 
 setupI18n(initialLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages));
-const store = makeStore();
-const router = createRouter();
+applyTheme(readTheme(localStorage));
 
+const session = new SessionManager({
+  loadConfig: fetchAuthConfig,
+  createUserManager: createOidcUserManager,
+  fetch: window.fetch.bind(window),
+  location: window.location,
+  local: localStorage,
+  session: sessionStorage,
+  now: Date.now,
+  language: currentLanguage,
+  locks: navigator.locks,
+});
+
+let store: AppStore | null = null;
+const realtime = new RealtimeClient({
+  getToken: (forceRefresh) => session.getAccessToken({ forceRefresh }).catch(() => null),
+  connect: async (options) => {
+    const { io } = await import('socket.io-client');
+    return io({ ...options, autoConnect: false });
+  },
+  onStatus: (status) => store?.dispatch(realtimeStatusChanged(status)),
+});
+store = makeStore({ session, realtime });
+
+// The socket opens once signed in (never inside the hidden renewal frame, which never gets there).
+let realtimeStarted = false;
+store.subscribe(() => {
+  if (realtimeStarted || store?.getState().session.status !== 'authenticated') return;
+  realtimeStarted = true;
+  realtime.start().catch((error: unknown) => console.warn('Real-time connection failed', error));
+});
+
+const router = createRouter();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Provider store={store}>
-      <RouterProvider router={router} />
+      <SessionProvider manager={session}>
+        <RouterProvider router={router} />
+      </SessionProvider>
     </Provider>
   </StrictMode>,
 );
+
+if (import.meta.env.PROD) registerServiceWorker();

@@ -1,18 +1,50 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { LoadingScreen } from '../components/LoadingScreen';
+import { CallbackPage } from '../features/auth/components/CallbackPage';
+import { LoginPage } from '../features/auth/components/LoginPage';
+import { ProtectedRoute } from '../features/auth/components/ProtectedRoute';
+import { PaymentReturnPage } from '../features/billing/components/PaymentReturnPage';
 import { NotFoundPage } from '../features/errors/components/NotFoundPage';
 import { RouteErrorPage } from '../features/errors/components/RouteErrorPage';
-import { Layout } from './Layout';
+import { ProtectedLayout } from './ProtectedLayout';
+import { PublicLayout } from './PublicLayout';
+import { RootLayout } from './RootLayout';
 
+/** The spec's route table (§2). Pages behind sign-in are split by route. */
 export const routes: RouteObject[] = [
   {
-    element: <Layout />,
+    element: <RootLayout />,
     errorElement: <RouteErrorPage />,
+    hydrateFallbackElement: <LoadingScreen />,
     children: [
+      { path: 'login', element: <LoginPage /> },
+      { path: 'callback', element: <CallbackPage /> },
+      { path: 'payment/success', element: <PaymentReturnPage /> },
+      { path: 'payment/cancel', element: <PaymentReturnPage /> },
       {
-        index: true,
-        lazy: async () => ({ Component: (await import('../features/home/components/HomePage')).HomePage }),
+        element: (
+          <ProtectedRoute>
+            <ProtectedLayout />
+          </ProtectedRoute>
+        ),
+        children: [
+          {
+            index: true,
+            lazy: async () => ({ Component: (await import('../features/dashboard/components/HomePage')).HomePage }),
+          },
+          {
+            path: 'dashboard',
+            lazy: async () => ({
+              Component: (await import('../features/dashboard/components/DashboardPage')).DashboardPage,
+            }),
+          },
+          {
+            path: 'accountSettings',
+            lazy: async () => ({ Component: (await import('./routes/AccountSettingsRoute')).AccountSettingsRoute }),
+          },
+        ],
       },
-      { path: '*', element: <NotFoundPage /> },
+      { element: <PublicLayout />, children: [{ path: '*', element: <NotFoundPage /> }] },
     ],
   },
 ];

@@ -1,4 +1,93 @@
-import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+import {
+  type BaseQueryFn,
+  createApi,
+  type FetchArgs,
+  fetchBaseQuery,
+  type FetchBaseQueryError,
+} from '@reduxjs/toolkit/query/react';
+import type { RealtimeClient } from './realtime';
+
+/** What the API needs from the session: tokens, and a way back to sign-in. */
+export interface TokenSource {
+  getAccessToken(options?: { forceRefresh?: boolean }): Promise<string | null>;
+  redirectToLogin(returnTo?: string): Promise<void>;
+}
+
+/** The store's extra argument: what endpoints reach outside Redux. */
+export interface ApiExtra {
+  session: TokenSource;
+  realtime: Pick<RealtimeClient, 'on'> | null;
+}
+
+/** Every error the server sends: `{ statusCode, code, message, fields? }`. */
+export interface ApiErrorBody {
+  statusCode: number;
+  code: string;
+  message: string;
+  fields?: Record<string, string>;
+}
+
+export const AUTH_REQUIRED: ApiErrorBody = {
+  statusCode: 401,
+  code: 'AUTH.REQUIRED',
+  message: 'Authentication required',
+};
+
+export function errorBody(error: unknown): ApiErrorBody | null {
+  const data = (error as { data?: unknown } | undefined)?.data;
+  if (typeof data === 'object' && data !== null && typeof (data as ApiErrorBody).code === 'string') {
+    return data as ApiErrorBody;
+  }
+  return null;
+}
+
+export function errorStatus(error: unknown): number | string | null {
+  const status = (error as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' || typeof status === 'string' ? status : null;
+}
+
+// Absolute, so the same code runs in the browser and under jsdom (whose fetch needs a full URL).
+const API_BASE = `${typeof window === 'undefined' ? '' : window.location.origin}/api`;
+const raw = fetchBaseQuery({ baseUrl: API_BASE, credentials: 'include' });
+
+async function token(session: TokenSource, forceRefresh: boolean): Promise<string | null> {
+  try {
+    return await session.getAccessToken({ forceRefresh });
+  } catch (error) {
+    // Spec §7: a token that cannot be added is logged, and the request goes on without it.
+    console.warn('No access token for the request', error);
+    return null;
+  }
+}
+
+function withBearer(args: string | FetchArgs, bearer: string | null): FetchArgs {
+  const request: FetchArgs = typeof args === 'string' ? { url: args } : { ...args };
+  const headers = new Headers(request.headers as HeadersInit | undefined);
+  if (bearer) headers.set('Authorization', `Bearer ${bearer}`);
+  request.headers = headers;
+  return request;
+}
+
+/**
+ * Every call carries the bearer token. A 401 is retried once with a renewed token; a second 401 (or no token to
+ * renew) saves the current path, starts the sign-in and fails with `Authentication required`.
+ */
+export const authorizedBaseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
+  args,
+  api,
+  extraOptions,
+) => {
+  const { session } = api.extra as ApiExtra;
+  let result = await raw(withBearer(args, await token(session, false)), api, extraOptions);
+  if (result.error?.status !== 401) return result;
+  const fresh = await token(session, true);
+  if (fresh) {
+    result = await raw(withBearer(args, fresh), api, extraOptions);
+    if (result.error?.status !== 401) return result;
+  }
+  await session.redirectToLogin().catch((error: unknown) => console.error(error));
+  return { error: { status: 401, data: AUTH_REQUIRED } };
+};
 
 /**
  * The one API definition of the client. Features add their endpoints with `api.injectEndpoints`, so each route's
@@ -6,8 +95,8 @@ import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
  */
 export const api = createApi({
   reducerPath: 'api',
-  baseQuery: fetchBaseQuery({ baseUrl: '/api', credentials: 'include' }),
-  tagTypes: ['Health'],
+  baseQuery: authorizedBaseQuery,
+  tagTypes: ['Health', 'Profile', 'Preferences', 'Notification', 'Subscription', 'Plan', 'Usage', 'Payment'],
   refetchOnFocus: true,
   endpoints: () => ({}),
 });

@@ -1,14 +1,112 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { initialLanguage, resources } from './i18n';
+
+const SRC = join(__dirname, '..');
+const PLURAL = /_(zero|one|two|few|many|other)$/;
 
 function keys(value: unknown, prefix = ''): string[] {
   if (typeof value !== 'object' || value === null) return [prefix];
   return Object.entries(value).flatMap(([key, child]) => keys(child, prefix ? `${prefix}.${key}` : key));
 }
 
+/** Keys with plural forms folded: French has a "many" form that English does not. */
+const logicalKeys = (tree: unknown) => [...new Set(keys(tree).map((key) => key.replace(PLURAL, '')))].sort();
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'test' ? [] : sourceFiles(path);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+interface Finding {
+  file: string;
+  text: string;
+}
+
+/** Translation keys used in code (t('...'), messageKey), and literal text shown to people in JSX. */
+function scan() {
+  const used: Array<Finding & { pattern: RegExp | null }> = [];
+  const literals: Finding[] = [];
+  const VISIBLE_ATTRIBUTES = new Set(['aria-label', 'title', 'placeholder', 'alt', 'aria-description']);
+  for (const path of sourceFiles(SRC)) {
+    const file = relative(SRC, path);
+    const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+    const keyFrom = (node: ts.Node) => {
+      if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
+        used.push({ file, text: node.text, pattern: null });
+      } else if (ts.isTemplateExpression(node)) {
+        const parts = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)];
+        const pattern = new RegExp(
+          `^${parts.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^.]+')}$`,
+        );
+        used.push({ file, text: node.getText(), pattern });
+      }
+    };
+    const visit = (node: ts.Node) => {
+      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 't') {
+        if (node.arguments[0]) keyFrom(node.arguments[0]);
+      }
+      if (ts.isPropertyAssignment(node) && node.name.getText() === 'messageKey') keyFrom(node.initializer);
+      if (ts.isJsxText(node) && /\p{L}/u.test(node.text)) literals.push({ file, text: node.text.trim() });
+      if (
+        ts.isJsxAttribute(node) &&
+        VISIBLE_ATTRIBUTES.has(node.name.getText()) &&
+        node.initializer &&
+        ts.isStringLiteral(node.initializer) &&
+        /\p{L}/u.test(node.initializer.text)
+      ) {
+        literals.push({ file, text: `${node.name.getText()}="${node.initializer.text}"` });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return { used, literals };
+}
+
 describe('translations', () => {
   it('have exactly the same keys in English and French', () => {
-    expect(keys(resources.fr.common).sort()).toEqual(keys(resources.en.common).sort());
+    expect(logicalKeys(resources.fr.common)).toEqual(logicalKeys(resources.en.common));
+  });
+
+  it('have no empty text', () => {
+    for (const language of ['en', 'fr'] as const) {
+      const empty = keys(resources[language].common).filter((key) => {
+        const value = key
+          .split('.')
+          .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], resources[language].common);
+        return typeof value !== 'string' || value.trim() === '';
+      });
+      expect(empty, language).toEqual([]);
+    }
+  });
+
+  it('cover every key the code uses', () => {
+    const known = logicalKeys(resources.en.common);
+    const { used } = scan();
+    // The scan itself works: the client uses well over a hundred keys.
+    expect(used.length).toBeGreaterThan(100);
+    const missing = used
+      .filter(({ text, pattern }) => (pattern ? !known.some((key) => pattern.test(key)) : !known.includes(text)))
+      .map(({ file, text }) => `${file}: ${text}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('are the only text the components show (no literal words in JSX)', () => {
+    expect(scan().literals.map(({ file, text }) => `${file}: ${text}`)).toEqual([]);
+  });
+
+  it('use typographic apostrophes and spaces before French double punctuation', () => {
+    const texts = keys(resources.fr.common).map((key) =>
+      key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], resources.fr.common),
+    ) as string[];
+    expect(texts.filter((text) => text.includes("'"))).toEqual([]);
+    expect(texts.filter((text) => /[^\s\u00a0\u202f][;:!?](\s|$)/.test(text))).toEqual([]);
   });
 
   it('pick the stored choice, else the browser language, else French', () => {

@@ -2,17 +2,22 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../locales/en/common.json';
 import fr from '../locales/fr/common.json';
+import { STORAGE_KEYS } from './session/storage';
 
 export const LANGUAGES = ['en', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
-export const LANGUAGE_KEY = 'language';
+export const LANGUAGE_KEY = STORAGE_KEYS.language;
 
-/** Stored choice, else the browser's language when it is French or English, else French. */
+export function isLanguage(value: unknown): value is Language {
+  return value === 'en' || value === 'fr';
+}
+
+/** Stored choice, else the browser's language when it is French or English, else French (spec §4). */
 export function initialLanguage(stored: string | null, browser: readonly string[]): Language {
-  if (stored === 'en' || stored === 'fr') return stored;
+  if (isLanguage(stored)) return stored;
   for (const tag of browser) {
     const base = tag.toLowerCase().split('-')[0];
-    if (base === 'fr' || base === 'en') return base;
+    if (isLanguage(base)) return base;
   }
   return 'fr';
 }
@@ -23,6 +28,7 @@ export function setupI18n(language: Language): typeof i18n {
   void i18n.use(initReactI18next).init({
     resources,
     lng: language,
+    // A missing translation shows its key (spec §8); the build fails before that happens (i18n.test.ts).
     fallbackLng: false,
     defaultNS: 'common',
     interpolation: { escapeValue: false },
@@ -33,4 +39,14 @@ export function setupI18n(language: Language): typeof i18n {
     document.documentElement.lang = next;
   });
   return i18n;
+}
+
+/** Switches the interface language and remembers the choice on this device. */
+export async function chooseLanguage(language: Language): Promise<void> {
+  localStorage.setItem(LANGUAGE_KEY, language);
+  await i18n.changeLanguage(language);
+}
+
+export function currentLanguage(): Language {
+  return isLanguage(i18n.language) ? i18n.language : 'fr';
 }

@@ -1,0 +1,148 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { Toaster } from '../../components/Toaster';
+import { fakeServer, renderRoutes } from '../../test/fakes';
+import { AccountSettingsRoute } from './AccountSettingsRoute';
+
+const PROFILE = {
+  firstName: 'Awa',
+  lastName: 'Diop',
+  email: 'awa@example.com',
+  contactNumber: null,
+  profileTypes: [],
+  streetAddress: null,
+  city: 'Dakar',
+  postalCode: null,
+  country: 'SN',
+  isEmailVerified: true,
+  isPhoneVerified: false,
+};
+
+function setup(path = '/accountSettings?section=general') {
+  let profile = { ...PROFILE };
+  const server = fakeServer({
+    'GET /api/user/profile': () => ({ status: 200, body: { success: true, profile } }),
+    'PUT /api/user/profile': ({ body }) => {
+      profile = { ...profile, ...(body as typeof PROFILE) };
+      return { status: 200, body: { success: true, profile } };
+    },
+    'GET /api/user/preferences': () => ({
+      status: 200,
+      body: {
+        success: true,
+        preferences: {
+          notificationSettings: { emailNotifications: true, marketingEmails: false, newFeatures: true },
+          language: 'en',
+          currency: 'XOF',
+        },
+      },
+    }),
+    'POST /api/user/account/deactivate': () => ({ status: 200, body: { success: true, purgeAfter: '2026-12-22' } }),
+    'POST /api/auth/logout': () => ({ status: 200, body: { ok: true } }),
+  });
+  const element = (
+    <>
+      <AccountSettingsRoute />
+      <Toaster />
+    </>
+  );
+  const rendered = renderRoutes([{ path: '/accountSettings', element }], { path });
+  return { server, ...rendered };
+}
+
+describe('account settings', () => {
+  it('mounts every section and shows only the selected one', async () => {
+    setup('/accountSettings?section=security');
+    const security = await screen.findByRole('heading', { level: 2, name: 'Security' });
+    expect(security.closest('[hidden]')).toBeNull();
+    for (const name of ['General', 'Plans', 'Credit usage', 'Payments']) {
+      expect(screen.getByRole('heading', { level: 2, name, hidden: true }).closest('[hidden]')).not.toBeNull();
+    }
+    expect(screen.getByRole('button', { name: 'Security' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('shows the load errors of the billing sections while billing is absent (404)', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    setup('/accountSettings?section=plans');
+    await screen.findByText('Failed to load plans.');
+    expect(await screen.findByText('Your credit usage could not be loaded.')).toBeTruthy();
+    expect(await screen.findByText('Your payment history could not be loaded.')).toBeTruthy();
+    // No subscription (404) means no pack, not an error.
+    expect(await screen.findByText(/You have no active pack/)).toBeTruthy();
+  });
+
+  it('blocks an invalid phone, then saves a valid one with a success message', async () => {
+    const user = userEvent.setup();
+    const { server, store } = setup();
+    const phone = await screen.findByLabelText('Phone number');
+    await user.type(phone, '77 12 ab');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Enter a valid phone number, for example +221771234567.')).toBeTruthy();
+    expect(phone.getAttribute('aria-invalid')).toBe('true');
+    expect(server.calls.some((call) => call.method === 'PUT')).toBe(false);
+
+    await user.clear(phone);
+    await user.type(phone, '+221 77 123 45 67');
+    await user.clear(screen.getByLabelText(/First name/));
+    await user.type(screen.getByLabelText(/First name/), 'Aïssatou');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Your profile has been updated.')).toBeTruthy();
+    const put = server.calls.find((call) => call.method === 'PUT');
+    expect(put?.body).toMatchObject({ firstName: 'Aïssatou', contactNumber: '+221771234567', country: 'SN' });
+    // The header's name follows (updateUserProfile).
+    expect(store.getState().session.user?.givenName).toBe('Aïssatou');
+  });
+
+  it('maps the server’s field errors to their translations', async () => {
+    const user = userEvent.setup();
+    setup();
+    await screen.findByLabelText('Phone number');
+    fakeServer({
+      'PUT /api/user/profile': () => ({
+        status: 400,
+        body: {
+          statusCode: 400,
+          code: 'VALIDATION.FAILED',
+          message: 'Invalid',
+          fields: { country: 'account.profile.errors.invalidCountry' },
+        },
+      }),
+    });
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Choose a country from the list.')).toBeTruthy();
+  });
+
+  it('keeps the deactivation disabled until DELETE is typed, then deactivates and logs out', async () => {
+    const user = userEvent.setup();
+    const { server, userManager } = setup('/accountSettings?section=security');
+    await user.click(await screen.findByRole('button', { name: 'Deactivate my account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Deactivate your account?' });
+    expect(within(dialog).getAllByRole('listitem')).toHaveLength(4);
+    const input = within(dialog).getByLabelText('Type DELETE to confirm');
+    expect(document.activeElement).toBe(input);
+    const confirm = within(dialog).getByRole('button', { name: 'Deactivate' });
+    await user.type(input, 'DELET');
+    expect((confirm as HTMLButtonElement).disabled).toBe(true);
+    await user.type(input, 'E');
+    expect((confirm as HTMLButtonElement).disabled).toBe(false);
+    await user.click(confirm);
+    await vi.waitFor(() => expect(userManager.signoutRedirect).toHaveBeenCalled());
+    expect(server.calls.find((call) => call.path === '/api/user/account/deactivate')?.body).toEqual({
+      confirmationText: 'DELETE',
+    });
+    expect(userManager.signoutRedirect).toHaveBeenCalledWith(
+      expect.objectContaining({ post_logout_redirect_uri: `${window.location.origin}/` }),
+    );
+  });
+
+  it('closes the dialog on Escape and gives the focus back', async () => {
+    const user = userEvent.setup();
+    setup('/accountSettings?section=security');
+    const open = await screen.findByRole('button', { name: 'Deactivate my account' });
+    await user.click(open);
+    fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(open);
+  });
+});

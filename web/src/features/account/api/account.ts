@@ -1,0 +1,101 @@
+import { api } from '../../../lib/api';
+import type { Currency } from '../../../lib/format';
+
+export const PROFILE_TYPES = [
+  'MUSIC_PRODUCER',
+  'SOUND_ENGINEER',
+  'PROFESSIONAL_ARTIST',
+  'PODCASTER',
+  'SOCIAL_INFLUENCER',
+  'OTHER',
+] as const;
+export type ProfileType = (typeof PROFILE_TYPES)[number];
+
+export interface Profile {
+  firstName: string;
+  lastName: string;
+  email: string;
+  contactNumber: string | null;
+  profileTypes: ProfileType[];
+  streetAddress: string | null;
+  city: string | null;
+  postalCode: string | null;
+  country: string | null;
+  isEmailVerified: boolean;
+  isPhoneVerified: boolean;
+}
+
+export type ProfileUpdate = Omit<Profile, 'isEmailVerified' | 'isPhoneVerified'>;
+
+export interface NotificationSettings {
+  emailNotifications: boolean;
+  marketingEmails: boolean;
+  newFeatures: boolean;
+}
+
+export interface Preferences {
+  notificationSettings: NotificationSettings;
+  language: 'en' | 'fr';
+  currency: Currency;
+}
+
+/** What the server may send: any value can be missing (the form fills the gaps, spec §4). */
+export interface PreferencesAnswer {
+  notificationSettings?: Partial<NotificationSettings>;
+  language?: string;
+  currency?: string;
+}
+
+const accountApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getProfile: build.query<Profile, void>({
+      query: () => '/user/profile',
+      transformResponse: (answer: { profile: Profile }) => answer.profile,
+      providesTags: [{ type: 'Profile', id: 'ME' }],
+    }),
+    updateProfile: build.mutation<Profile, ProfileUpdate>({
+      query: (body) => ({ url: '/user/profile', method: 'PUT', body }),
+      transformResponse: (answer: { profile: Profile }) => answer.profile,
+      async onQueryStarted(_body, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(accountApi.util.upsertQueryData('getProfile', undefined, data));
+        } catch {
+          // The form shows the error.
+        }
+      },
+    }),
+    getPreferences: build.query<PreferencesAnswer, void>({
+      query: () => '/user/preferences',
+      transformResponse: (answer: { preferences?: PreferencesAnswer }) => answer.preferences ?? {},
+      providesTags: [{ type: 'Preferences', id: 'ME' }],
+    }),
+    updatePreferences: build.mutation<PreferencesAnswer, Preferences>({
+      query: (body) => ({ url: '/user/preferences', method: 'PUT', body }),
+      transformResponse: (answer: { preferences?: PreferencesAnswer }) => answer.preferences ?? {},
+      async onQueryStarted(_body, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(accountApi.util.upsertQueryData('getPreferences', undefined, data));
+        } catch {
+          // The form shows the error.
+        }
+      },
+    }),
+    requestPasswordReset: build.mutation<{ success: boolean; message?: string }, { email: string }>({
+      query: (body) => ({ url: '/auth/reset-password', method: 'POST', body }),
+    }),
+    deactivateAccount: build.mutation<{ success: boolean; purgeAfter?: string }, { confirmationText: string }>({
+      query: (body) => ({ url: '/user/account/deactivate', method: 'POST', body }),
+    }),
+  }),
+});
+
+export const {
+  useGetProfileQuery,
+  useUpdateProfileMutation,
+  useGetPreferencesQuery,
+  useUpdatePreferencesMutation,
+  useRequestPasswordResetMutation,
+  useDeactivateAccountMutation,
+} = accountApi;

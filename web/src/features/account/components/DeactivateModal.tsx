@@ -1,0 +1,82 @@
+import { useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Modal } from '../../../components/Modal';
+import { errorBody } from '../../../lib/api';
+import { useSession } from '../../../lib/session/SessionProvider';
+import { useDeactivateAccountMutation } from '../api/account';
+import { DELETE_CONFIRMATION, isDeleteConfirmed } from '../validation';
+
+const WARNINGS = ['profile', 'packs', 'history', 'restore'] as const;
+
+/** Deactivation: the warning list, then typing DELETE enables the confirmation. Success logs out to /. */
+export function DeactivateModal({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation();
+  const { logout } = useSession();
+  const [deactivate, { isLoading }] = useDeactivateAccountMutation();
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const inputId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const confirmed = isDeleteConfirmed(text);
+
+  const confirm = async () => {
+    if (!confirmed) {
+      setError('account.security.delete.confirmError');
+      return;
+    }
+    try {
+      await deactivate({ confirmationText: DELETE_CONFIRMATION }).unwrap();
+      await logout('/');
+    } catch (failure) {
+      const code = errorBody(failure)?.code;
+      setError(code === 'VALIDATION.FAILED' ? 'account.security.delete.confirmError' : 'account.security.delete.error');
+    }
+  };
+
+  return (
+    <Modal title={t('account.security.delete.modalTitle')} onClose={onClose} initialFocus={input}>
+      <p>{t('account.security.delete.intro')}</p>
+      <ul className="warning-list">
+        {WARNINGS.map((key) => (
+          <li key={key}>{t(`account.security.delete.warnings.${key}`)}</li>
+        ))}
+      </ul>
+      <div className={`field${error ? ' field--invalid' : ''}`}>
+        <label htmlFor={inputId}>{t('account.security.delete.typeLabel', { word: DELETE_CONFIRMATION })}</label>
+        <input
+          ref={input}
+          id={inputId}
+          type="text"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          value={text}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${inputId}-error` : undefined}
+          onChange={(event) => {
+            setText(event.target.value);
+            setError(null);
+          }}
+        />
+        {error && (
+          <p id={`${inputId}-error`} className="field__error" role="alert">
+            {t(error)}
+          </p>
+        )}
+      </div>
+      <div className="modal__actions">
+        <button type="button" className="button button--ghost" onClick={onClose}>
+          {t('common.cancel')}
+        </button>
+        <button
+          type="button"
+          className="button button--danger"
+          disabled={!confirmed || isLoading}
+          onClick={() => void confirm()}
+        >
+          {t(isLoading ? 'account.security.delete.deactivating' : 'account.security.delete.confirm')}
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,120 @@
+import { api, errorStatus } from '../../../lib/api';
+import type { Currency } from '../../../lib/format';
+
+export type ServiceType = 'AI_MASTERING' | 'STEM_SEPARATION' | 'AUDIO_ENHANCEMENT';
+export const PACK_SERVICES: readonly ServiceType[] = ['AI_MASTERING', 'STEM_SEPARATION', 'AUDIO_ENHANCEMENT'];
+
+export interface Plan {
+  id: string;
+  name: string;
+  price: number;
+  priceUSD?: number;
+  priceEUR?: number;
+  priceXOF?: number;
+  currency?: Currency;
+  billingCycle?: string;
+  features?: string[];
+  serviceType?: ServiceType;
+  recommended?: boolean;
+  icon?: 'crown' | 'rocket' | 'infinite';
+}
+
+export interface PackStatus {
+  limit?: number;
+  used?: number;
+  remaining?: number;
+  startDate?: string | null;
+  endDate?: string | null;
+}
+
+export interface CurrentSubscription {
+  plan?: { name?: string; unlimitedPreview?: boolean } | null;
+  totalCredits?: number;
+  creditsUsed?: number;
+  endDate?: string | null;
+  packs?: Partial<Record<ServiceType, PackStatus>>;
+}
+
+export interface UsageEntry {
+  id: string;
+  date: string;
+  trackName: string;
+  serviceType: string;
+  trackDuration: number;
+  creditsUsed: number;
+}
+
+export interface PaymentRecord {
+  id: string;
+  date: string;
+  amount: number;
+  currency: Currency;
+  payment_method: string;
+  planName?: string;
+  serviceType?: string;
+  type?: string;
+  status: string;
+}
+
+/** `{plans}` or a bare list, sorted by price in XOF (spec §7). */
+function sortPlans(answer: Plan[] | { plans?: Plan[] }): Plan[] {
+  const plans = Array.isArray(answer) ? answer : (answer.plans ?? []);
+  return [...plans].sort((a, b) => (a.priceXOF ?? a.price) - (b.priceXOF ?? b.price));
+}
+
+export const PAYMENTS_PER_REQUEST = 100;
+export const SUBSCRIPTION_RETRIES = 3;
+export const SUBSCRIPTION_RETRY_DELAY_MS = 2000;
+
+const billingApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** The current subscription; a 404 means no plan (data null), not an error. */
+    getCurrentSubscription: build.query<CurrentSubscription | null, void>({
+      async queryFn(_arg, _api, _extra, baseQuery) {
+        // Up to 3 retries 2 s apart on a failure (spec §9); a 404 is an answer: no plan.
+        for (let attempt = 0; ; attempt += 1) {
+          const result = await baseQuery(`/subscriptions/current?_=${Date.now()}`);
+          if (!result.error) {
+            const body = result.data as { subscription?: CurrentSubscription } & CurrentSubscription;
+            return { data: body.subscription ?? body };
+          }
+          const status = errorStatus(result.error);
+          if (status === 404) return { data: null };
+          if (status === 401 || attempt >= SUBSCRIPTION_RETRIES) return { error: result.error };
+          await new Promise((resolve) => setTimeout(resolve, SUBSCRIPTION_RETRY_DELAY_MS));
+        }
+      },
+      providesTags: [{ type: 'Subscription', id: 'CURRENT' }],
+    }),
+    getPlans: build.query<Plan[], void>({
+      query: () => '/plans',
+      transformResponse: sortPlans,
+      providesTags: [{ type: 'Plan', id: 'LIST' }],
+    }),
+    getUsageHistory: build.query<UsageEntry[], void>({
+      query: () => '/subscriptions/usage-history',
+      transformResponse: (answer: UsageEntry[] | { history?: UsageEntry[] }) =>
+        Array.isArray(answer) ? answer : (answer.history ?? []),
+      providesTags: [{ type: 'Usage', id: 'LIST' }],
+    }),
+    /** Every page of the history, 100 per request (spec §7); filtered and sorted on the client. */
+    getPaymentHistory: build.query<PaymentRecord[], void>({
+      async queryFn(_arg, _api, _extra, baseQuery) {
+        const all: PaymentRecord[] = [];
+        for (let page = 1; page <= 100; page += 1) {
+          const result = await baseQuery(`/payments/history?page=${page}&limit=${PAYMENTS_PER_REQUEST}`);
+          if (result.error) return { error: result.error };
+          const body = result.data as { payments?: PaymentRecord[]; pagination?: { total?: number } };
+          const payments = body.payments ?? [];
+          all.push(...payments);
+          if (payments.length < PAYMENTS_PER_REQUEST || all.length >= (body.pagination?.total ?? 0)) break;
+        }
+        return { data: all };
+      },
+      providesTags: [{ type: 'Payment', id: 'LIST' }],
+    }),
+  }),
+});
+
+export const { useGetCurrentSubscriptionQuery, useGetPlansQuery, useGetUsageHistoryQuery, useGetPaymentHistoryQuery } =
+  billingApi;

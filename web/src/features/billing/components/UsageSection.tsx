@@ -1,0 +1,85 @@
+import { useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDate, formatDuration, formatNumber } from '../../../lib/format';
+import type { SettingsSectionProps } from '../../../lib/settings-sections';
+import { useReload } from '../../../lib/useReload';
+import { useGetUsageHistoryQuery } from '../api/billing';
+import { pageCount, pageOf } from '../pagination';
+import { Pagination } from './Pagination';
+
+export const USAGE_PAGE_SIZE = 10;
+
+/** Credit usage history: search, a table of date, track, service, duration and credits, 10 per page. */
+export function UsageSection({ reloadToken }: SettingsSectionProps) {
+  const { t, i18n } = useTranslation();
+  const history = useGetUsageHistoryQuery();
+  useReload(reloadToken, () => void history.refetch());
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const searchId = useId();
+  const entries = useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    const list = history.isError ? [] : (history.data ?? []);
+    return needle ? list.filter((entry) => entry.trackName.toLowerCase().includes(needle)) : list;
+  }, [history.data, history.isError, search]);
+  const pages = pageCount(entries.length, USAGE_PAGE_SIZE);
+
+  return (
+    <section className="settings-section" aria-labelledby="usage-title">
+      <h2 id="usage-title">{t('subscription.usage.title')}</h2>
+      <p className="muted">{t('subscription.usage.description')}</p>
+      <div className="field">
+        <label htmlFor={searchId}>{t('subscription.usage.search')}</label>
+        <input
+          id={searchId}
+          type="search"
+          value={search}
+          onChange={(event) => {
+            setSearch(event.target.value);
+            setPage(1);
+          }}
+        />
+      </div>
+      {history.isLoading ? (
+        <p role="status">{t('subscription.usage.loading')}</p>
+      ) : history.isError ? (
+        <div className="section-error" role="alert">
+          <p>{t('subscription.usage.loadError')}</p>
+          <button type="button" className="button button--ghost" onClick={() => void history.refetch()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : entries.length === 0 ? (
+        <p className="muted">{t(search.trim() ? 'subscription.usage.noResults' : 'subscription.usage.empty')}</p>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('subscription.usage.columns.date')}</th>
+                  <th scope="col">{t('subscription.usage.columns.track')}</th>
+                  <th scope="col">{t('subscription.usage.columns.service')}</th>
+                  <th scope="col">{t('subscription.usage.columns.duration')}</th>
+                  <th scope="col">{t('subscription.usage.columns.credits')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {pageOf(entries, page, USAGE_PAGE_SIZE).map((entry) => (
+                  <tr key={entry.id}>
+                    <td>{formatDate(entry.date, i18n.language)}</td>
+                    <td>{entry.trackName.replace(/<[^>]*>/g, '')}</td>
+                    <td>{t(`services.${entry.serviceType}.name`, { defaultValue: entry.serviceType })}</td>
+                    <td>{formatDuration(entry.trackDuration)}</td>
+                    <td>{formatNumber(entry.creditsUsed, i18n.language)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pagination page={page} pages={pages} onPage={setPage} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+/** Dates, numbers and money in the interface language (spec §9: FCFA after the amount, $ before). */
+export type Currency = 'EUR' | 'USD' | 'XOF';
+export const CURRENCIES: readonly Currency[] = ['XOF', 'USD', 'EUR'];
+
+const locale = (language: string): string => (language === 'en' ? 'en-US' : 'fr-FR');
+const NBSP = '\u00a0';
+
+export function formatNumber(value: number, language: string, maximumFractionDigits = 2): string {
+  return new Intl.NumberFormat(locale(language), { maximumFractionDigits }).format(value);
+}
+
+export function formatMoney(amount: number, currency: Currency, language: string): string {
+  if (currency === 'XOF') {
+    // The CFA franc has no minor unit; it is written after the amount as FCFA.
+    return `${new Intl.NumberFormat(locale(language), { maximumFractionDigits: 0 }).format(amount)}${NBSP}FCFA`;
+  }
+  if (currency === 'USD') {
+    // Dollars keep their symbol in front, in French too ($4,99), as Kora's customers read prices.
+    const digits = new Intl.NumberFormat(locale(language), {
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    }).format(Math.abs(amount));
+    return `${amount < 0 ? '-' : ''}$${digits}`;
+  }
+  return new Intl.NumberFormat(locale(language), { style: 'currency', currency }).format(amount);
+}
+
+export function formatDate(value: string | number | Date, language: string): string {
+  return new Intl.DateTimeFormat(locale(language), { dateStyle: 'medium' }).format(new Date(value));
+}
+
+export function formatDateTime(value: string | number | Date, language: string): string {
+  return new Intl.DateTimeFormat(locale(language), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value));
+}
+
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** "5 minutes ago" / "il y a 5 minutes"; under a minute, "now" / "maintenant". */
+export function formatRelativeTime(value: string | number | Date, now: number, language: string): string {
+  const seconds = Math.round((new Date(value).getTime() - now) / 1000);
+  const format = new Intl.RelativeTimeFormat(locale(language), { numeric: 'auto' });
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
+  }
+  return format.format(0, 'second');
+}
+
+/** Seconds as minutes:seconds with two-digit seconds (spec §3, usage history). */
+export function formatDuration(totalSeconds: number): string {
+  const safe = Math.max(0, Math.round(totalSeconds));
+  return `${Math.floor(safe / 60)}:${String(safe % 60).padStart(2, '0')}`;
+}
