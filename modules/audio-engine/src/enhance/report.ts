@@ -1,0 +1,44 @@
+/** The enhancement report (report.json and EnhanceResult.report). */
+import type { AnalysisReport } from '../analysis/analyze';
+import type { GainStats } from '../master/limiter';
+import type { EnhancePreset, StageTimings } from '../types';
+import type { ContentClass } from './classify';
+import type { DenoiseDecision } from './denoise';
+import type { HumDetection } from './hum';
+import type { CompressorDecision, DeEsserDecision, LevelerDecision } from './speech';
+
+export interface EnhanceReport {
+  engine: string;
+  input: { file: string; container: string; codec: string | null; sampleRate: number; channels: number };
+  settings: {
+    preset: EnhancePreset;
+    /** The chain actually run: voice and podcast are speech chains; audio and video pick one by content. */
+    chain: 'voice' | 'podcast' | 'music';
+    classification: ContentClass | null;
+    targetLufs: number;
+    ceilingDbtp: number;
+  };
+  before: AnalysisReport;
+  after: AnalysisReport;
+  steps: {
+    highpassHz: number;
+    hum: HumDetection & { notches: number };
+    noiseSuppression:
+      | {
+          method: 'rnnoise+wiener';
+          frames: number;
+          meanVoiceProbability: number;
+          processedAsMono: boolean;
+          wiener: DenoiseDecision;
+        }
+      | DenoiseDecision;
+    deEsser: DeEsserDecision | null;
+    leveler: LevelerDecision | null;
+    compressor: CompressorDecision | null;
+    loudness: { inputGainDb: number; correctionDb: number } & GainStats;
+  };
+  outputs: {
+    enhanced: { file: string; sampleRate: number; bitDepth: number | null; container: string; videoCopied: boolean };
+  };
+  timings: StageTimings;
+}

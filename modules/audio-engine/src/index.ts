@@ -1,0 +1,36 @@
+/**
+ * @kora/audio-engine public API.
+ *
+ * Jobs: `runJob` (in a worker thread; what a server should call) and `runJobInline` (in the calling thread).
+ * Upload validation: `probe` (what a file really is, by content) and `assertAcceptable`.
+ * Building blocks for later pipelines (stems, mixing): decoding, analysis, resampling, the mastering chain's
+ * loudness normalisation, WAV writing.
+ */
+export * from './errors';
+export * from './types';
+export type { ResourceEvent, Tick } from './job/context';
+export { runJob, workerEntryPath, type WorkerRunOptions } from './job/run-worker';
+export { runJobInline, validateRequest } from './job/run-inline';
+export { resolveLoudnessTarget } from './job/input';
+export {
+  probe,
+  assertAcceptable,
+  claimedFamily,
+  ACCEPTED_CONTAINERS,
+  type ProbeResult,
+  type Container,
+  type ContainerFamily,
+} from './io/probe';
+export { decodeAudio, type DecodeOptions } from './io/decode';
+export { writeWav, type WavEncoding } from './io/wav';
+export { toolPath } from './io/tools';
+export type { Pcm } from './pcm';
+export { analyzePcm, type AnalysisReport, type StereoImage } from './analysis/analyze';
+export { measureLoudness, integratedLufs, type LoudnessResult } from './analysis/loudness';
+export { THIRD_OCTAVE_NOMINAL, type Spectrum } from './analysis/spectrum';
+export { truePeak } from './dsp/true-peak';
+export { resamplePcm } from './io/resample';
+export { normalizeLoudness } from './master/normalize';
+export { MASTER_FILES } from './master/master';
+export type { MasterReport } from './master/report';
+export type { EnhanceReport } from './enhance/report';

@@ -1,0 +1,130 @@
+/**
+ * Job context: progress (0..1, never decreasing), cooperative cancellation and event-loop yielding.
+ *
+ * Long DSP work runs in chunks; after each chunk the code awaits `tick(fraction)`, which throws CancelledError once
+ * the signal is aborted, reports progress (throttled) and yields to the event loop every ~40 ms so that abort
+ * messages, timers and progress messages get through even in a worker that does nothing but DSP.
+ */
+import { performance } from 'node:perf_hooks';
+import { CancelledError } from '../errors';
+import type { JobProgress, StageTimings } from '../types';
+
+/** Reports the fraction (0..1) done of the current stage; rejects with CancelledError when cancelled. */
+export type Tick = (fraction: number) => Promise<void>;
+
+/** Resources a supervisor must clean up if the job has to be killed (child processes, temporary files). */
+export type ResourceEvent =
+  { type: 'child'; pid: number; alive: boolean } | { type: 'temp'; path: string; alive: boolean };
+
+export interface JobContextOptions {
+  signal?: AbortSignal;
+  onProgress?: (event: JobProgress) => void;
+  onResource?: (event: ResourceEvent) => void;
+  /** Minimum interval between two progress events with the same value, ms (default 250). */
+  progressIntervalMs?: number;
+}
+
+const YIELD_EVERY_MS = 40;
+
+export class JobContext {
+  readonly signal: AbortSignal | undefined;
+  readonly timings: StageTimings = {};
+  private readonly onProgress: ((event: JobProgress) => void) | undefined;
+  private readonly onResource: ((event: ResourceEvent) => void) | undefined;
+  private readonly interval: number;
+  private weights = new Map<string, number>();
+  private totalWeight = 1;
+  private doneWeight = 0;
+  private current = { name: 'start', weight: 0 };
+  private lastValue = -1;
+  private lastEmit = 0;
+  private lastYield = performance.now();
+  private readonly started = performance.now();
+
+  constructor(options: JobContextOptions = {}) {
+    this.signal = options.signal;
+    this.onProgress = options.onProgress;
+    this.onResource = options.onResource;
+    this.interval = options.progressIntervalMs ?? 250;
+  }
+
+  /** Declares the stages to come and their relative cost (measured run times make good weights). */
+  plan(weights: Record<string, number>): void {
+    this.weights = new Map(Object.entries(weights));
+    this.totalWeight = [...this.weights.values()].reduce((a, b) => a + b, 0) || 1;
+    this.doneWeight = 0;
+  }
+
+  throwIfCancelled(): void {
+    if (this.signal?.aborted) throw new CancelledError();
+  }
+
+  /** Runs one stage, timing it and advancing overall progress to the stage's end when it completes. */
+  async stage<T>(name: string, run: (tick: Tick) => Promise<T> | T): Promise<T> {
+    this.throwIfCancelled();
+    const weight = this.weights.get(name) ?? 0;
+    this.current = { name, weight };
+    const t0 = performance.now();
+    this.emit(0, true);
+    const result = await run(this.tick);
+    this.timings[name] = (this.timings[name] ?? 0) + (performance.now() - t0) / 1000;
+    this.doneWeight += weight;
+    this.emit(0, true);
+    return result;
+  }
+
+  /** Overall progress at fraction f of the current stage. */
+  private value(fraction: number): number {
+    const f = Math.min(1, Math.max(0, fraction));
+    return Math.min(1, (this.doneWeight + this.current.weight * f) / this.totalWeight);
+  }
+
+  private emit(fraction: number, force: boolean): void {
+    if (!this.onProgress) return;
+    const value = Math.max(this.lastValue, this.value(fraction));
+    const now = performance.now();
+    if (!force && value - this.lastValue < 0.002 && now - this.lastEmit < this.interval) return;
+    this.lastValue = value;
+    this.lastEmit = now;
+    this.onProgress({ progress: Math.round(value * 10000) / 10000, stage: this.current.name });
+  }
+
+  readonly tick: Tick = async (fraction: number) => {
+    this.throwIfCancelled();
+    this.emit(fraction, false);
+    const now = performance.now();
+    if (now - this.lastYield >= YIELD_EVERY_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.lastYield = performance.now();
+      this.throwIfCancelled();
+    }
+  };
+
+  /** Marks the job complete (progress 1) and records the total time. */
+  finish(): void {
+    this.timings.total = (performance.now() - this.started) / 1000;
+    this.doneWeight = this.totalWeight;
+    this.current = { name: 'done', weight: 0 };
+    this.emit(1, true);
+  }
+
+  resource(event: ResourceEvent): void {
+    this.onResource?.(event);
+  }
+}
+
+/** Runs `body(start, end)` over [0, length) in chunks, ticking after each chunk. */
+export async function forChunks(
+  length: number,
+  chunk: number,
+  tick: Tick,
+  body: (start: number, end: number) => void,
+  from = 0,
+  to = 1,
+): Promise<void> {
+  for (let start = 0; start < length; start += chunk) {
+    const end = Math.min(length, start + chunk);
+    body(start, end);
+    await tick(from + ((to - from) * end) / length);
+  }
+}

@@ -1,0 +1,343 @@
+/**
+ * The mastering chain. Every decision comes from the analysis of the input (and of the reference, if any):
+ *
+ *   decode -> analyse -> tonal EQ (toward the style curve or the reference) -> three-band dynamics (settings from
+ *   the programme's own band statistics and its peak-to-loudness ratio) -> stereo width (low end mono) ->
+ *   loudness-targeted look-ahead true-peak limiter -> measured correction -> 44.1 kHz / 16-bit (TPDF dither) and
+ *   48 kHz / 24-bit (polyphase resampler) -> true-peak check of both -> preview (most representative 30 s, MP3) ->
+ *   analysis of the result -> report.
+ *
+ * Outputs are written under temporary names and renamed together at the end (io/outputs).
+ */
+import { writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { analyzePcm, type AnalysisReport } from '../analysis/analyze';
+import { integratedLufs } from '../analysis/loudness';
+import { filterInPlace } from '../dsp/biquad';
+import { type PeakHint, truePeakDetector } from '../dsp/true-peak';
+import { encodeMp3 } from '../io/encode';
+import { resamplePcm } from '../io/resample';
+import { OutputSet } from '../io/outputs';
+import { writeWav } from '../io/wav';
+import type { JobContext, Tick } from '../job/context';
+import { assertOneOf, loadInput, resolveLoudnessTarget } from '../job/input';
+import { type Pcm, applyGain, frameCount } from '../pcm';
+import {
+  INTENSITIES,
+  LOUDNESS_PRESETS,
+  MUSICAL_STYLES,
+  type Intensity,
+  type MasterJob,
+  type MasterResult,
+  type MusicalStyle,
+  TRUE_PEAK_CEILING_DBTP,
+} from '../types';
+import { analyseDynamics, applyDynamics } from './dynamics';
+import type { LimiterParams } from './limiter';
+import { normalizeLoudness } from './normalize';
+import { choosePreview, extractPreview } from './preview';
+import { type MasterReport, type OutputFacts, reportJson } from './report';
+import { STYLE_PROFILES } from './styles';
+import { applyStereo, planStereo } from './stereo';
+import { designTonalEq, eqSections, styleTarget } from './tonal';
+
+export const ENGINE_VERSION = 'kora-audio-engine 0.1.0';
+
+/**
+ * Internal limiter ceiling: 0.25 dB under the delivered -1 dBTP. The limiter's 24-tap detector reads up to 0.1 dB
+ * under a 64-tap reference on the brightest transients (snare and hat onsets whose samples sit 9 dB below their
+ * inter-sample peak), the 32-tap meter of the final check up to 0.04 dB over it, and a second sample grid (48 kHz)
+ * differs by a few hundredths; 0.25 dB covers all three without a trim.
+ */
+export const LIMITER_CEILING_DB = TRUE_PEAK_CEILING_DBTP - 0.25;
+/** Outputs whose measured true peak exceeds this are trimmed (to 0.1 dB under the ceiling). */
+const TRIM_ABOVE_DB = TRUE_PEAK_CEILING_DBTP - 0.05;
+
+const EQ_BOUNDS: Record<Intensity, { maxDb: number; amount: number }> = {
+  low: { maxDb: 2.5, amount: 0.5 },
+  medium: { maxDb: 4, amount: 0.7 },
+  high: { maxDb: 6, amount: 0.85 },
+};
+const RELEASE_SCALE: Record<Intensity, number> = { low: 1.3, medium: 1, high: 0.8 };
+
+export const MASTER_FILES = {
+  master44: 'master_44100_16.wav',
+  master48: 'master_48000_24.wav',
+  preview: 'preview.mp3',
+  report: 'report.json',
+} as const;
+
+interface ResolvedMasterOptions {
+  targetLufs: number;
+  targetSource: MasterReport['settings']['targetSource'];
+  intensity: Intensity;
+  style: MusicalStyle;
+  reference: string | null;
+  seed: number;
+}
+
+function resolveOptions(job: MasterJob): Omit<ResolvedMasterOptions, 'targetLufs' | 'targetSource'> & {
+  explicitTarget: number | undefined;
+  targetSource: ResolvedMasterOptions['targetSource'];
+} {
+  const o = job.options ?? {};
+  const explicitTarget = resolveLoudnessTarget(o.target);
+  return {
+    explicitTarget,
+    targetSource: o.target === undefined ? 'default' : typeof o.target === 'number' ? 'number' : 'preset',
+    intensity: o.intensity === undefined ? 'medium' : assertOneOf(o.intensity, INTENSITIES, 'intensity'),
+    style: o.style === undefined ? 'OTHER' : assertOneOf(o.style, MUSICAL_STYLES, 'style'),
+    reference: o.reference ?? null,
+    seed: Number.isInteger(o.seed) ? (o.seed as number) : 1,
+  };
+}
+
+/**
+ * A PeakHint for a signal at `rate` from predicted peaks at `hintRate`: the largest prediction over the matching time
+ * span (widened by 64 samples each side), raised by 1 dB for the limiter's gain modulation and the resampler.
+ */
+export function hintFromPrediction(predicted: Float32Array, hintRate: number, rate: number): PeakHint {
+  const B = 64;
+  const blocks = Math.ceil(predicted.length / B);
+  const maxima = new Float32Array(blocks);
+  for (let b = 0; b < blocks; b++) {
+    let m = 0;
+    for (let i = b * B; i < Math.min(predicted.length, (b + 1) * B); i++) if (predicted[i]! > m) m = predicted[i]!;
+    maxima[b] = m;
+  }
+  const ratio = hintRate / rate;
+  const margin = Math.pow(10, 1 / 20);
+  return (start, end) => {
+    const b0 = Math.max(0, Math.floor((start * ratio - B) / B));
+    const b1 = Math.min(blocks - 1, Math.floor((end * ratio + B) / B));
+    let m = 0;
+    for (let b = b0; b <= b1; b++) if (maxima[b]! > m) m = maxima[b]!;
+    return m * margin;
+  };
+}
+
+/** True peak of each channel, dBTP. */
+export async function truePeaksDb(pcm: Pcm, tick?: Tick, hint?: PeakHint): Promise<number[]> {
+  const det = truePeakDetector();
+  const n = frameCount(pcm);
+  const peaks: number[] = [];
+  for (let c = 0; c < pcm.channels.length; c++) {
+    let peak = 0;
+    for (let s = 0; s < n; s += 262144) {
+      peak = det.maxAbs(pcm.channels[c]!, s, Math.min(n, s + 262144), peak, hint);
+      if (tick) await tick((c + Math.min(n, s + 262144) / n) / pcm.channels.length);
+    }
+    peaks.push(peak > 0 ? 20 * Math.log10(peak) : -Infinity);
+  }
+  return peaks;
+}
+
+export async function runMaster(job: MasterJob, ctx: JobContext): Promise<MasterResult> {
+  const opts = resolveOptions(job);
+  ctx.plan({
+    decode: 6,
+    analyze: 9,
+    reference: opts.reference ? 12 : 0,
+    eq: 4,
+    dynamics: 14,
+    stereo: 2,
+    limiter: 14,
+    resample: 12,
+    check: 8,
+    write: 9,
+    preview: 4,
+    after: 6,
+  });
+  const outputs = new OutputSet(job.outDir, ctx);
+  try {
+    await outputs.init();
+    const input = await ctx.stage('decode', (tick) =>
+      loadInput(job.input, { claimedType: job.claimedType, maxChannels: 2, ctx, tick }),
+    );
+    const pcm = input.pcm;
+    const fs = pcm.sampleRate;
+    const before = await ctx.stage('analyze', (tick) => analyzePcm(pcm, { tick }));
+
+    let reference: AnalysisReport | null = null;
+    if (opts.reference) {
+      const refFile = opts.reference;
+      reference = await ctx.stage('reference', async (tick) => {
+        const ref = await loadInput(refFile, {
+          maxChannels: 2,
+          sampleRate: fs,
+          ctx,
+          tick: (f) => tick(f * 0.5),
+        });
+        return analyzePcm(ref.pcm, { tick: (f) => tick(0.5 + f * 0.5) });
+      });
+    }
+    const profile = STYLE_PROFILES[opts.style];
+    let targetLufs = opts.explicitTarget ?? LOUDNESS_PRESETS.streaming;
+    let targetSource = opts.targetSource;
+    if (opts.explicitTarget === undefined && reference && Number.isFinite(reference.integratedLufs)) {
+      targetLufs = Math.max(-30, Math.min(-6, reference.integratedLufs));
+      targetSource = 'reference';
+    }
+    const settings = {
+      targetLufs,
+      targetSource,
+      intensity: opts.intensity,
+      style: opts.style,
+      reference: opts.reference ? basename(opts.reference) : null,
+      ceilingDbtp: TRUE_PEAK_CEILING_DBTP,
+    };
+
+    // Tonal balance.
+    const bounds = EQ_BOUNDS[opts.intensity];
+    const targetCurve = reference ? reference.spectrum.levelsDb : styleTarget(profile.octaveCurveDb);
+    const tonal = designTonalEq(before.spectrum, targetCurve, { sampleRate: fs, ...bounds });
+    await ctx.stage('eq', (tick) => filterInPlace(pcm, eqSections(tonal.eq, fs, tonal.highpassHz), tick));
+
+    // Dynamics.
+    const dynamics = await ctx.stage('dynamics', async (tick) => {
+      const decision = await analyseDynamics(
+        pcm,
+        {
+          intensity: opts.intensity,
+          plrDb: before.plrDb,
+          stylePlrDb: profile.plrDb,
+          targetPlrDb: LIMITER_CEILING_DB - targetLufs,
+        },
+        (f) => tick(f * 0.3),
+      );
+      await applyDynamics(pcm, decision, (f) => tick(0.3 + f * 0.7));
+      return decision;
+    });
+
+    // Stereo image.
+    const stereoTarget = reference?.stereo?.sideToMidDb;
+    const stereo = planStereo(
+      before.stereo,
+      stereoTarget !== undefined && Number.isFinite(stereoTarget) ? stereoTarget : profile.sideToMidDb,
+      opts.intensity,
+    );
+    await ctx.stage('stereo', (tick) => applyStereo(pcm, stereo, tick));
+
+    // Loudness-targeted true-peak limiting.
+    const params: LimiterParams = {
+      ceilingDb: LIMITER_CEILING_DB,
+      lookahead: 0.003,
+      hold: 0.006,
+      release: profile.releaseSec * RELEASE_SCALE[opts.intensity],
+    };
+    const limiting = await ctx.stage('limiter', (tick) => normalizeLoudness(pcm, targetLufs, params, tick));
+    const out = limiting.out;
+    // normalizeLoudness rendered in place: `out` is `pcm`.
+
+    const [out44, out48] = await ctx.stage('resample', async (tick) => {
+      const a = await resamplePcm(out, 44100, ctx, (f) => tick(f * 0.5));
+      const b = await resamplePcm(out, 48000, ctx, (f) => tick(0.5 + f * 0.5));
+      return [a, b] as const;
+    });
+    const check = await ctx.stage('check', async (tick) => {
+      const predicted = limiting.predictedPeaks;
+      const tp44 = await truePeaksDb(out44, (f) => tick(f * 0.5), hintFromPrediction(predicted, fs, 44100));
+      const tp48 = await truePeaksDb(out48, (f) => tick(0.5 + f * 0.5), hintFromPrediction(predicted, fs, 48000));
+      const worst = Math.max(...tp44, ...tp48);
+      const trimDb = worst <= TRIM_ABOVE_DB ? 0 : TRUE_PEAK_CEILING_DBTP - 0.1 - worst;
+      if (trimDb !== 0) {
+        applyGain(out44, Math.pow(10, trimDb / 20));
+        if (out48 !== out44) applyGain(out48, Math.pow(10, trimDb / 20));
+      }
+      return { trimDb, tp44: tp44.map((v) => v + trimDb), tp48: Math.max(...tp48) + trimDb };
+    });
+
+    const paths = {
+      master44: outputs.temp(MASTER_FILES.master44),
+      master48: outputs.temp(MASTER_FILES.master48),
+      preview: outputs.temp(MASTER_FILES.preview),
+      report: outputs.temp(MASTER_FILES.report),
+    };
+    await ctx.stage('write', async (tick) => {
+      await writeWav(paths.master44, out44, { encoding: 'pcm16', seed: opts.seed, tick: (f) => tick(f * 0.4) });
+      await writeWav(paths.master48, out48, {
+        encoding: 'pcm24',
+        seed: opts.seed + 1,
+        tick: (f) => tick(0.4 + f * 0.6),
+      });
+    });
+    const previewChoice = await ctx.stage('preview', async (tick) => {
+      const choice = choosePreview(out44);
+      await tick(0.3);
+      await encodeMp3(extractPreview(out44, choice), paths.preview, ctx);
+      return choice;
+    });
+    // The true peaks were measured in the check (and scaled by the trim), so the analysis does not redo them.
+    const { after, lufs48 } = await ctx.stage('after', async (tick) => {
+      const a = await analyzePcm(out44, { tick: (f) => tick(f * 0.85), truePeaksDb: check.tp44 });
+      const l48 = integratedLufs(out48.channels, 48000);
+      await tick(1);
+      return { after: a, lufs48: l48 };
+    });
+    const tp48 = check.tp48;
+
+    const facts = (file: string, sampleRate: number, bitDepth: number, lufs: number, tp: number): OutputFacts => ({
+      file,
+      sampleRate,
+      bitDepth,
+      dither: 'tpdf',
+      integratedLufs: lufs,
+      truePeakDbtp: tp,
+    });
+    const report: MasterReport = {
+      engine: ENGINE_VERSION,
+      input: {
+        file: input.name,
+        container: input.probe.container,
+        codec: input.probe.audioCodec,
+        sampleRate: input.probe.sampleRate ?? fs,
+        channels: input.probe.channels ?? before.channels,
+      },
+      settings,
+      before,
+      after,
+      reference,
+      decisions: {
+        tonal: { ...tonal, target: reference ? 'reference' : 'style' },
+        dynamics,
+        stereo,
+        limiter: {
+          ceilingDbtp: params.ceilingDb,
+          lookaheadMs: params.lookahead * 1000,
+          holdMs: params.hold * 1000,
+          releaseMs: Math.round(params.release * 1000),
+          inputGainDb: limiting.search.gainDb,
+          searchIterations: limiting.search.iterations,
+          correctionDb: limiting.correctionDb,
+          ...limiting.search.stats,
+        },
+        outputTrimDb: check.trimDb,
+        preview: previewChoice,
+      },
+      outputs: {
+        master44: facts(MASTER_FILES.master44, 44100, 16, after.integratedLufs, after.truePeakDbtp),
+        master48: facts(MASTER_FILES.master48, 48000, 24, lufs48, tp48),
+        preview: { file: MASTER_FILES.preview, format: 'mp3', bitrate: '192k' },
+      },
+      timings: ctx.timings,
+    };
+    await writeFile(paths.report, reportJson(report));
+    const done = await outputs.commit();
+    return {
+      kind: 'master',
+      probe: input.probe,
+      outputs: {
+        master44: done[MASTER_FILES.master44]!,
+        master48: done[MASTER_FILES.master48]!,
+        preview: done[MASTER_FILES.preview]!,
+        report: done[MASTER_FILES.report]!,
+      },
+      report,
+      durationSec: before.durationSec,
+      timings: ctx.timings,
+    };
+  } catch (error) {
+    await outputs.discard();
+    throw error;
+  }
+}

@@ -1,0 +1,64 @@
+/** The mastering report (report.json and MasterResult.report). */
+import type { AnalysisReport } from '../analysis/analyze';
+import type { Intensity, MusicalStyle, StageTimings } from '../types';
+import type { DynamicsDecision } from './dynamics';
+import type { GainStats } from './limiter';
+import type { PreviewChoice } from './preview';
+import type { StereoDecision } from './stereo';
+import type { TonalDecision } from './tonal';
+
+export interface OutputFacts {
+  file: string;
+  sampleRate: number;
+  bitDepth: number;
+  dither: 'tpdf' | 'none';
+  integratedLufs: number;
+  truePeakDbtp: number;
+}
+
+export interface MasterReport {
+  engine: string;
+  input: { file: string; container: string; codec: string | null; sampleRate: number; channels: number };
+  settings: {
+    targetLufs: number;
+    targetSource: 'default' | 'preset' | 'number' | 'reference';
+    intensity: Intensity;
+    style: MusicalStyle;
+    reference: string | null;
+    ceilingDbtp: number;
+  };
+  before: AnalysisReport;
+  after: AnalysisReport;
+  reference: AnalysisReport | null;
+  decisions: {
+    tonal: TonalDecision & { target: 'style' | 'reference' };
+    dynamics: DynamicsDecision;
+    stereo: StereoDecision;
+    limiter: {
+      ceilingDbtp: number;
+      lookaheadMs: number;
+      holdMs: number;
+      releaseMs: number;
+      inputGainDb: number;
+      searchIterations: number;
+      correctionDb: number;
+    } & GainStats;
+    outputTrimDb: number;
+    preview: PreviewChoice;
+  };
+  outputs: { master44: OutputFacts; master48: OutputFacts; preview: { file: string; format: 'mp3'; bitrate: string } };
+  timings: StageTimings;
+}
+
+/** JSON with numbers rounded to 3 decimals and non-finite values (silence: -Infinity) as null. */
+export function reportJson(value: unknown): string {
+  return JSON.stringify(
+    value,
+    (_key, v: unknown) => {
+      if (typeof v === 'number') return Number.isFinite(v) ? Math.round(v * 1000) / 1000 : null;
+      if (v instanceof Float64Array || v instanceof Float32Array) return Array.from(v);
+      return v;
+    },
+    2,
+  );
+}

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { measureLoudness } from '../src/analysis/loudness';
+import { filterInPlace, highShelf } from '../src/dsp/biquad';
+import { ffmpegLoudness } from '../src/eval/metrics';
+import { syntheticBand } from '../src/eval/signals';
+import { runJobInline } from '../src/job/run-inline';
+import type { MasterReport } from '../src/master/report';
+import type { Pcm } from '../src/pcm';
+import type { MasterResult } from '../src/types';
+import { ffprobeJson, tempDir, writePcm } from './support/media';
+
+const tmp = tempDir();
+const file = (name: string) => join(tmp.dir, name);
+const SECONDS = 12;
+
+function scaled(pcm: Pcm, targetLufs: number): Pcm {
+  const now = measureLoudness(pcm.channels, pcm.sampleRate).integratedLufs;
+  const g = Math.pow(10, (targetLufs - now) / 20);
+  return { sampleRate: pcm.sampleRate, channels: pcm.channels.map((c) => c.map((v) => v * g)) };
+}
+
+beforeAll(async () => {
+  const band = syntheticBand({ sampleRate: 44100, seconds: SECONDS });
+  await writePcm(file('normal.wav'), band, 'pcm16');
+  await writePcm(file('quiet.wav'), scaled(band, -38), 'pcm24');
+  // Very loud: pushed to about -7 LUFS and hard-clipped at full scale, as a careless "loudness war" bounce.
+  const loud = scaled(band, -4);
+  for (const ch of loud.channels) for (let i = 0; i < ch.length; i++) ch[i] = Math.max(-1, Math.min(1, ch[i]!));
+  await writePcm(file('loud.wav'), loud, 'pcm16');
+  // Very dynamic: 3 s sections alternating 30 dB apart.
+  const dynamic = scaled(band, -20);
+  const block = 3 * 44100;
+  for (const ch of dynamic.channels)
+    for (let i = 0; i < ch.length; i++) if (Math.floor(i / block) % 2 === 0) ch[i]! *= 0.0316;
+  await writePcm(file('dynamic.wav'), dynamic, 'pcm24');
+  await writePcm(file('mono.wav'), { sampleRate: 44100, channels: [band.channels[0]!] }, 'pcm16');
+  await writePcm(file('band48.wav'), syntheticBand({ sampleRate: 48000, seconds: SECONDS, seed: 9 }), 'pcm24');
+  // A bright, loud reference: +6 dB shelf above 4 kHz, at -10 LUFS.
+  const ref = syntheticBand({ sampleRate: 44100, seconds: SECONDS, seed: 4 });
+  await filterInPlace(ref, [highShelf(4000, 44100, 6)]);
+  await writePcm(file('reference.wav'), scaled(ref, -10), 'float32');
+}, 30_000);
+
+afterAll(() => tmp.cleanup());
+
+async function master(input: string, options: Record<string, unknown> = {}): Promise<MasterResult> {
+  const outDir = file(`out-${input}-${Object.values(options).join('-')}`);
+  const result = await runJobInline({ kind: 'master', input: file(input), outDir, options });
+  if (result.kind !== 'master') throw new Error('unexpected result');
+  return result;
+}
+
+describe('mastering lands on target under the true-peak ceiling (measured by ffmpeg ebur128)', () => {
+  it.each([
+    ['normal.wav', 'normal mix at -21 LUFS'],
+    ['quiet.wav', 'quiet mix at -38 LUFS'],
+    ['loud.wav', 'very loud, clipped mix'],
+    ['dynamic.wav', 'very dynamic mix (30 dB steps)'],
+    ['mono.wav', 'mono mix'],
+    ['band48.wav', '48 kHz mix'],
+  ])('%s (%s): both masters within 0.5 LU of -14 LUFS and at most -1.0 dBTP', async (name) => {
+    const result = await master(name);
+    for (const out of [result.outputs.master44, result.outputs.master48]) {
+      const m = await ffmpegLoudness(out);
+      expect(Math.abs(m.integratedLufs + 14)).toBeLessThanOrEqual(0.5);
+      expect(m.truePeakDbtp).toBeLessThanOrEqual(-1.0);
+    }
+    expect(Math.abs(result.report.after.integratedLufs + 14)).toBeLessThanOrEqual(0.5);
+    expect(result.report.after.truePeakDbtp).toBeLessThanOrEqual(-1.0);
+  });
+});
+
+describe('mastering outputs', () => {
+  let result: MasterResult;
+  beforeAll(async () => {
+    result = await master('normal.wav', { style: 'POP', intensity: 'high' });
+  }, 30_000);
+
+  it('writes 44.1 kHz/16-bit and 48 kHz/24-bit WAVs, an MP3 preview and report.json, and nothing else', () => {
+    const dir = join(result.outputs.master44, '..');
+    expect(readdirSync(dir).sort()).toEqual([
+      'master_44100_16.wav',
+      'master_48000_24.wav',
+      'preview.mp3',
+      'report.json',
+    ]);
+    const a = ffprobeJson(result.outputs.master44).streams[0]!;
+    expect(a).toMatchObject({ codec_name: 'pcm_s16le', sample_rate: '44100', channels: 2 });
+    const b = ffprobeJson(result.outputs.master48).streams[0]!;
+    expect(b).toMatchObject({ codec_name: 'pcm_s24le', sample_rate: '48000', channels: 2 });
+    const p = ffprobeJson(result.outputs.preview);
+    expect(p.streams[0]).toMatchObject({ codec_name: 'mp3' });
+    expect(Number(p.format.duration)).toBeLessThanOrEqual(SECONDS + 0.1);
+  });
+
+  it('keeps the length of the input in both masters (within one sample per rate)', () => {
+    expect(
+      Math.abs(Number(ffprobeJson(result.outputs.master44).streams[0]!.duration_ts) - SECONDS * 44100),
+    ).toBeLessThanOrEqual(1);
+    expect(
+      Math.abs(Number(ffprobeJson(result.outputs.master48).streams[0]!.duration_ts) - SECONDS * 48000),
+    ).toBeLessThanOrEqual(1);
+  });
+
+  it('reports before/after analysis and every decision, and report.json matches the returned report', () => {
+    const r = result.report;
+    expect(r.settings).toMatchObject({ targetLufs: -14, style: 'POP', intensity: 'high', targetSource: 'default' });
+    expect(r.before.spectrum.levelsDb).toHaveLength(30);
+    expect(r.after.spectrum.levelsDb).toHaveLength(30);
+    expect(r.decisions.tonal.eq.length).toBeGreaterThan(0);
+    expect(r.decisions.dynamics.bands.length === 3 || r.decisions.dynamics.bypassed).toBe(true);
+    expect(r.decisions.stereo.monoBelowHz).toBe(120);
+    expect(r.decisions.limiter.searchIterations).toBeGreaterThan(0);
+    const json = JSON.parse(readFileSync(result.outputs.report, 'utf8')) as MasterReport;
+    expect(json.settings).toEqual(r.settings);
+    expect(Math.abs(json.after.integratedLufs - r.after.integratedLufs)).toBeLessThan(0.001);
+  });
+
+  it('keeps the low end mono below 120 Hz', async () => {
+    const { decodeAudio } = await import('../src/io/decode');
+    const { pcm } = await decodeAudio(result.outputs.master44);
+    const { lowpass, BiquadChain } = await import('../src/dsp/biquad');
+    const side = pcm.channels[0]!.map((l, i) => (l - pcm.channels[1]![i]!) / 2);
+    const mid = pcm.channels[0]!.map((l, i) => (l + pcm.channels[1]![i]!) / 2);
+    const lp = lowpass(60, 44100);
+    new BiquadChain([lp, lp, lp]).run(side, side);
+    new BiquadChain([lp, lp, lp]).run(mid, mid);
+    let s = 0;
+    let m = 0;
+    for (let i = 0; i < side.length; i++) {
+      s += side[i]! ** 2;
+      m += mid[i]! ** 2;
+    }
+    // Below 60 Hz the side signal is more than 30 dB under the mid signal.
+    expect(10 * Math.log10(s / m)).toBeLessThan(-30);
+  });
+});
+
+describe('options', () => {
+  it('loudness presets set the target (club = -9 LUFS)', async () => {
+    const result = await master('normal.wav', { target: 'club', intensity: 'low' });
+    expect(result.report.settings.targetLufs).toBe(-9);
+    const m = await ffmpegLoudness(result.outputs.master44);
+    expect(Math.abs(m.integratedLufs + 9)).toBeLessThanOrEqual(0.5);
+    expect(m.truePeakDbtp).toBeLessThanOrEqual(-1.0);
+  });
+
+  it('reference mastering takes the reference loudness and moves the tonal balance toward it', async () => {
+    const result = await master('normal.wav', { reference: file('reference.wav') });
+    const r = result.report;
+    expect(r.settings.targetSource).toBe('reference');
+    expect(Math.abs(r.settings.targetLufs + 10)).toBeLessThan(0.2);
+    const m = await ffmpegLoudness(result.outputs.master44);
+    expect(Math.abs(m.integratedLufs + 10)).toBeLessThanOrEqual(0.5);
+    // The reference is 6 dB brighter above 4 kHz: the EQ must lift the top relative to the low mids.
+    const eq = new Map(r.decisions.tonal.eq.map((b) => [b.freqHz, b.gainDb]));
+    expect(eq.get(8000)! - eq.get(250)!).toBeGreaterThan(1);
+  });
+
+  it('rejects unknown styles and out-of-range targets with ENGINE.INVALID_OPTIONS', async () => {
+    await expect(master('normal.wav', { style: 'POLKA' })).rejects.toMatchObject({ code: 'ENGINE.INVALID_OPTIONS' });
+    await expect(master('normal.wav', { target: 3 })).rejects.toMatchObject({ code: 'ENGINE.INVALID_OPTIONS' });
+  });
+
+  it('a failing job leaves no output file behind', async () => {
+    const outDir = file('failed');
+    await expect(
+      runJobInline({ kind: 'master', input: file('normal.wav'), outDir, options: { reference: file('missing.wav') } }),
+    ).rejects.toMatchObject({ code: 'ENGINE.INPUT_NOT_FOUND' });
+    expect(existsSync(outDir) ? readdirSync(outDir) : []).toEqual([]);
+  });
+});
