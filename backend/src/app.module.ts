@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import type { AnyProjection, Clock } from '@kora/kernel';
 import { allProjections } from '@kora/projections';
 import type { Logger } from 'pino';
+import { AudioModule } from '@kora/audio';
 import { IdentityModule } from '@kora/identity';
 import { NotificationsModule } from '@kora/notifications';
 import { CommandContexts, ProcessorRegistry } from '@kora/kernel/nest';
@@ -15,6 +16,7 @@ import { HealthModule } from './health/health.module';
 import { IdentityProviderModule } from './identity-provider/identity-provider.module';
 import { ErrorFilter } from './http/error.filter';
 import { InfraModule } from './infra/infra.module';
+import { persistentSecret } from './infra/secrets';
 import { ProcessorsLifecycle } from './infra/processors.lifecycle';
 import { RealtimeModule } from './realtime/realtime.module';
 
@@ -43,6 +45,12 @@ export class AppModule {
         ProjectionsModule,
         IdentityModule.forRoot({ purgeIntervalMs: config.PURGE_INTERVAL_MINUTES * 60_000 }),
         NotificationsModule,
+        AudioModule.forRoot({
+          workers: config.WORKERS,
+          linkSecret: persistentSecret(config.DATA_DIR, 'link.key', config.LINK_SECRET),
+          publicUrl: config.publicUrl,
+          leaseMs: config.JOB_LEASE_MS,
+        }),
         ...(options.modules ?? []),
       ],
       providers: [

@@ -1,40 +1,43 @@
 import 'reflect-metadata';
-import { ProjectionRunner } from '@kora/kernel';
-import { allProjections } from '@kora/projections';
+import { NestFactory } from '@nestjs/core';
+import { availableParallelism } from 'node:os';
+import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config/config';
-import { closeStores, openStores } from './infra/infra.module';
-import { createLogger } from './observability/logger';
+import { createLogger, PinoNestLogger } from './observability/logger';
 
 /**
- * `npm run worker`: the background process of a cluster. Today it maintains the read models (run the API replicas
- * with PROJECTIONS=off and one worker, so each projection has one runner); processing jobs join it as competing
- * consumers when the audio module lands. Stops cleanly on SIGTERM.
+ * `npm run worker`: the background process of a cluster, without HTTP. It runs the processing jobs (competing with
+ * the other workers for the shared queue: WORKERS at once, by default one per core but one), the projections and the
+ * processors (run the API replicas with PROJECTIONS=off and WORKERS=0). Stops cleanly on SIGTERM: running jobs are
+ * handed back to the queue.
  */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const workers = process.env.WORKERS ?? String(Math.max(1, availableParallelism() - 1));
+  const config = loadConfig({ ...process.env, WORKERS: workers });
   const logger = createLogger(config.LOG_LEVEL);
-  const stores = await openStores(config);
-  const runner = new ProjectionRunner(stores.events, stores.reads, allProjections, {
-    logger: { info: (o, m) => logger.info(o, m), error: (o, m) => logger.error(o, m) },
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, logger), {
+    logger: new PinoNestLogger(logger),
   });
-  await runner.start();
-  logger.info(
-    { projections: runner.names, eventStore: stores.events.kind, readStore: stores.reads.kind },
-    'worker started',
-  );
-
+  await app.init();
+  logger.info({ workers: config.WORKERS, projections: config.PROJECTIONS }, 'worker started');
   let stopping = false;
-  const stop = async (signal: NodeJS.Signals): Promise<void> => {
+  const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'worker stopping');
-    await runner.stop();
-    await closeStores(stores);
-    logger.info('worker stopped');
-    process.exit(0);
+    app.close().then(
+      () => {
+        logger.info('worker stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'worker stop failed');
+        process.exit(1);
+      },
+    );
   };
-  process.once('SIGTERM', (signal) => void stop(signal));
-  process.once('SIGINT', (signal) => void stop(signal));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }
 
 main().catch((error: unknown) => {

@@ -16,4 +16,7 @@ export const allProjections: readonly AnyProjection[] = [
   profilesProjection,
   preferencesProjection,
   notificationsProjection,
+  tracksProjection,
+  libraryProjection,
+  engineSpeedProjection,
 ];

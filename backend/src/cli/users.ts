@@ -25,7 +25,12 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return command === undefined || command === '--help' ? 0 : 2;
   }
-  const config = loadConfig({ ...process.env, PROJECTIONS: 'on', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  const config = loadConfig({
+    ...process.env,
+    PROJECTIONS: 'on',
+    WORKERS: '0',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  });
   if (!config.embedded.identity) {
     console.error(`Refused: the API trusts the external issuer ${config.oidc.issuer}; manage its users there.`);
     return 3;

@@ -36,6 +36,11 @@ const schema = z.object({
   BLOB_STORE: z.enum(['local', 'gridfs']).default('local'),
   HEALTH_MIN_FREE_MB: z.coerce.number().int().min(0).default(500),
   PROJECTIONS: z.enum(['on', 'off']).default('on'),
+  /** Processing jobs this process runs at once; 0 on API replicas beside workers. */
+  WORKERS: z.coerce.number().int().min(0).max(64).default(1),
+  /** How long a worker holds a job without renewing before another may take it. */
+  JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(15_000),
+  LINK_SECRET: z.string().min(32, 'must be 32 bytes, hex or base64').optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   OIDC_ISSUER_URL: url(['https', 'http']).optional(),

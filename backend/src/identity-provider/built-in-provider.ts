@@ -140,6 +140,9 @@ export class BuiltInIdentityProvider extends IdentityProvider {
         profile: ['name', 'given_name', 'family_name', 'locale'],
       },
       pkce: { required: () => true },
+      // The ID token carries the granted claims (e-mail, names): the access token is for the API, so the client
+      // cannot use it at the provider's UserInfo endpoint.
+      conformIdTokenClaims: false,
       features: {
         devInteractions: { enabled: false },
         revocation: { enabled: true },

@@ -72,6 +72,11 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
       );
     });
     this.busSubscription = this.bus.subscribe((event) => this.forward(event as RecordedEvent));
+    this.busSubscription.add(
+      this.registry.ephemeral.subscribe((message) =>
+        this.server.local.to(userRoom(message.userId)).emit(message.channel, message.payload),
+      ),
+    );
   }
 
   async handleConnection(socket: Socket): Promise<void> {

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** The /api routes reachable without a token, each chosen on purpose. */
-const PUBLIC_ROUTES = new Set(['GET /api/health', 'GET /api/auth/config', 'POST /api/auth/reset-password']);
+const PUBLIC_ROUTES = new Set([
+  'GET /api/health',
+  'GET /api/auth/config',
+  'POST /api/auth/reset-password',
+  // E-mailed results: the signed, expiring token in the path is the credential.
+  'GET /api/audio/download/:token',
+]);
 
 interface Layer {
   route?: { path: string; methods: Record<string, boolean> };

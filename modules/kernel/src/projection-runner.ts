@@ -122,6 +122,7 @@ export class ProjectionRunner {
    */
   async waitFor(position: number, timeoutMs = 5_000, names?: readonly string[]): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
+    for (const name of names ?? []) this.definition(name); // an unknown name is a bug, not a wait
     const states = (names ?? this.names).map((name) => this.live.get(name)).filter((s) => s?.running);
     for (;;) {
       const seen = this.progress.version;

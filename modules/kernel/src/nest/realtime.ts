@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Subject } from 'rxjs';
 import type { RecordedEvent } from '../events';
 
 /** A message for one user's sockets, derived from a durable event. */
@@ -20,6 +21,13 @@ export type RealtimeMapper = (event: RecordedEvent) => RealtimeMessage | readonl
 export class RealtimeRegistry {
   private readonly mappers: RealtimeMapper[] = [];
   private readonly types = new Set<string>();
+  /** Messages that are not events (job progress): sent to this process's sockets only, never replayed. */
+  readonly ephemeral = new Subject<RealtimeMessage>();
+
+  /** Sends a message that is not an event (fine-grained progress) to the user's sockets on this process. */
+  publish(message: RealtimeMessage): void {
+    this.ephemeral.next(message);
+  }
 
   /** Registers a mapper for the given event types. */
   register(types: readonly string[], mapper: RealtimeMapper): void {

@@ -1,0 +1,145 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { GetPreferences, type PreferencesDocument } from '@kora/identity/contracts';
+import {
+  BlobStore,
+  CLOCK,
+  type Clock,
+  CodedError,
+  Mailer,
+  PersonalDataVault,
+  ValidationFailedError,
+} from '@kora/kernel';
+import { type AuthenticatedUser, CommandContexts, CurrentUser, Public } from '@kora/kernel/nest';
+import type { Request, Response } from 'express';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { GetTrack, type TrackDocument } from '../../contracts/queries';
+import { ResultNotReadyError, TrackNotFoundError } from '../../domain/errors';
+import { AUDIO_OPTIONS, type AudioOptions } from '../audio-options';
+import { TrackCommands } from '../track-commands';
+import { sendBlob } from '../tracks/send-blob';
+import { stripTags } from '../tracks/track-view';
+import { resultMail } from './result-mail';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+/** How long an e-mailed link works. */
+export const LINK_DAYS = 7;
+
+class LinkExpiredError extends CodedError {
+  readonly code = 'TRACKS.LINK_EXPIRED';
+  readonly status = 410;
+  constructor() {
+    super('This download link has expired. Ask for the e-mail again.');
+  }
+}
+
+interface LinkClaims {
+  /** Track id. */
+  t: string;
+  /** Owner. */
+  u: string;
+  /** File: master, preview or stem-<name>. */
+  f: string;
+  /** Expiry, seconds since the epoch. */
+  e: number;
+}
+
+/** `<claims>.<HMAC-SHA256>`, both base64url: a link that proves itself and expires. */
+export function signLink(claims: LinkClaims, secret: Buffer): string {
+  const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
+  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
+}
+
+export function verifyLink(token: string, secret: Buffer): LinkClaims | null {
+  const [body, signature] = token.split('.');
+  if (!body || !signature) return null;
+  const expected = createHmac('sha256', secret).update(body).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as LinkClaims;
+  } catch {
+    return null;
+  }
+}
+
+@ApiTags('audio')
+@Controller('api/audio')
+export class SendEmailController {
+  constructor(
+    private readonly queries: QueryBus,
+    private readonly mailer: Mailer,
+    private readonly vault: PersonalDataVault,
+    private readonly tracks: TrackCommands,
+    private readonly contexts: CommandContexts,
+    private readonly blobs: BlobStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(AUDIO_OPTIONS) private readonly options: AudioOptions,
+  ) {}
+
+  /** Sends the result as download links that work for 7 days, written in the account's language. */
+  @Post('send-email')
+  @HttpCode(200)
+  @ApiBearerAuth()
+  @ApiOperation({ summary: 'E-mail the result as download links valid 7 days' })
+  async send(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() body: { trackId?: unknown; recipientEmail?: unknown; service?: unknown },
+  ): Promise<{ success: true; expiresAt: string }> {
+    const recipient = typeof body?.recipientEmail === 'string' ? body.recipientEmail.trim() : '';
+    const fields: Record<string, string> = {};
+    if (!EMAIL.test(recipient)) fields.recipientEmail = 'services.email.invalidEmail';
+    if (typeof body?.trackId !== 'string' || !body.trackId) fields.trackId = 'services.email.trackRequired';
+    if (Object.keys(fields).length > 0) throw new ValidationFailedError(fields);
+    const track = await this.queries.execute<GetTrack, TrackDocument | null>(
+      new GetTrack(user.userId, body.trackId as string),
+    );
+    if (!track) throw new TrackNotFoundError();
+    const files = track.unlocked
+      ? track.stems.length > 0
+        ? track.stems.map((stem) => `stem-${stem}`)
+        : ['master']
+      : ['preview'];
+    if (!files.every((file) => track.files[file])) throw new ResultNotReadyError();
+    const now = this.clock.now();
+    const expires = new Date(now.getTime() + LINK_DAYS * 24 * 60 * 60 * 1000);
+    const links = files.map((file) => ({
+      label: file.replace(/^stem-/, ''),
+      url: `${this.options.publicUrl}/api/audio/download/${signLink({ t: track._id, u: user.userId, f: file, e: Math.floor(expires.getTime() / 1000) }, this.options.linkSecret)}`,
+    }));
+    const preferences = await this.queries.execute<GetPreferences, PreferencesDocument | null>(
+      new GetPreferences(user.userId),
+    );
+    await this.tracks.execute(
+      track._id,
+      {
+        type: 'RecordEmail',
+        recipientFingerprint: this.vault.fingerprint(recipient.toLowerCase()),
+        expiresAt: expires.toISOString(),
+      },
+      this.contexts.forUser(user.userId),
+    );
+    await this.mailer.send(
+      resultMail(recipient, preferences?.language ?? 'fr', stripTags(track.filename), track.unlocked, links, expires),
+    );
+    return { success: true, expiresAt: expires.toISOString() };
+  }
+
+  /** The link in the e-mail: public (the signature is the credential), valid 7 days. */
+  @Public()
+  @Get('download/:token')
+  @ApiOperation({ summary: 'Download an e-mailed result (signed link, 7 days)' })
+  async download(@Param('token') token: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const claims = verifyLink(token, this.options.linkSecret);
+    if (!claims) throw new TrackNotFoundError();
+    if (claims.e * 1000 < this.clock.now().getTime()) throw new LinkExpiredError();
+    const track = await this.queries.execute<GetTrack, TrackDocument | null>(new GetTrack(claims.u, claims.t));
+    const key = track?.files[claims.f];
+    if (!track || !key) throw new TrackNotFoundError();
+    await sendBlob(this.blobs, key, request, response, {
+      filename: `${stripTags(track.filename).replace(/\.[^.]*$/, '') || 'kora'}_${claims.f.replace(/^stem-/, '')}`,
+      download: true,
+    });
+  }
+}

@@ -1,0 +1,70 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { type RecordedEvent, streamId } from '@kora/kernel';
+import { RealtimeRegistry } from '@kora/kernel/nest';
+import { processingStatus, resultStatus } from '../../contracts/status';
+import type { TrackEvent, TrackStatus } from '../../contracts/events';
+
+/**
+ * `track.status` to the owner's sockets for every status change recorded on a track (the job runner adds finer
+ * progress between them). The payload is the status endpoint's.
+ */
+@Injectable()
+export class TrackRealtime implements OnModuleInit {
+  constructor(private readonly registry: RealtimeRegistry) {}
+
+  onModuleInit(): void {
+    this.registry.register(
+      [
+        'ProcessingRequested',
+        'ProcessingProgressed',
+        'PreviewReady',
+        'StemsReady',
+        'ProcessingFailed',
+        'ProcessingCancelled',
+        'TrackUnlocked',
+        'MasterReady',
+        'TrackDeleted',
+      ],
+      (recorded) => {
+        const event = recorded as RecordedEvent<TrackEvent>;
+        const status = statusOf(event);
+        if (!status) return null;
+        return {
+          userId: event.metadata.userId,
+          channel: 'track.status',
+          payload: {
+            trackId: streamId(event.streamName),
+            status: status.status,
+            progress: status.progress,
+            error: status.error,
+            estimatedCompletion: null,
+          },
+        };
+      },
+    );
+  }
+}
+
+function statusOf(
+  event: RecordedEvent<TrackEvent>,
+): { status: TrackStatus | 'DELETED'; progress: number | null; error: string | null } | null {
+  switch (event.type) {
+    case 'ProcessingRequested':
+      return { status: processingStatus(event.data.service), progress: 0, error: null };
+    case 'ProcessingProgressed':
+      return { status: event.data.status, progress: event.data.progress, error: null };
+    case 'PreviewReady':
+    case 'StemsReady':
+      return { status: resultStatus(event.data.service, false), progress: 1, error: null };
+    case 'ProcessingFailed':
+      return { status: 'FAILED', progress: null, error: event.data.message };
+    case 'ProcessingCancelled':
+      return { status: 'FAILED', progress: null, error: 'Processing was cancelled.' };
+    case 'MasterReady':
+      return { status: 'MASTER_READY', progress: 1, error: null };
+    case 'TrackDeleted':
+      return { status: 'DELETED', progress: null, error: null };
+    default:
+      return null;
+  }
+}

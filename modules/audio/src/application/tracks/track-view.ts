@@ -1,0 +1,73 @@
+import type { TrackDocument } from '../../contracts/queries';
+
+/** Strips every HTML tag from a name before it is shown (names are stored exactly as given). */
+export function stripTags(text: string): string {
+  return text.replace(/<[^>]*>?/g, '').trim();
+}
+
+export interface StreamUrls {
+  original: string;
+  preview: string | null;
+  master: string | null;
+  stems: Record<string, string>;
+}
+
+/** A track as the client sees it (the spec's track/work entity). */
+export interface TrackView {
+  id: string;
+  audioId: string;
+  filename: string;
+  format: string;
+  service: string;
+  mode: string | null;
+  preset: string | null;
+  status: string;
+  error: string | null;
+  errorCode: string | null;
+  progress: number;
+  createdAt: string;
+  isDemo: boolean;
+  isVideo: boolean;
+  unlocked: boolean;
+  creditsCost: number;
+  fileSize: number;
+  durationSec: number;
+  originalUrl: string;
+  previewUrl: string | null;
+  masterUrl: string | null;
+  stems: Record<string, string>;
+  streamUrls: StreamUrls;
+}
+
+export function trackView(doc: TrackDocument): TrackView {
+  const stream = (type: string): string => `/api/audio/track/${doc._id}/stream/${type}`;
+  const stems = Object.fromEntries(doc.stems.map((stem) => [stem, stream(stem)]));
+  const preview = doc.files.preview ? stream('preview') : null;
+  const master = doc.unlocked && doc.files.master ? stream('master') : null;
+  const urls: StreamUrls = { original: stream('original'), preview, master, stems: doc.unlocked ? stems : {} };
+  return {
+    id: doc._id,
+    audioId: doc._id,
+    filename: stripTags(doc.filename),
+    format: doc.format,
+    service: doc.service,
+    mode: doc.options.mode,
+    preset: doc.options.preset,
+    status: doc.status,
+    error: doc.error?.message ?? null,
+    errorCode: doc.error?.code ?? null,
+    progress: doc.progress,
+    createdAt: doc.createdAt,
+    isDemo: doc.isDemo,
+    isVideo: doc.isVideo,
+    unlocked: doc.unlocked,
+    creditsCost: 1,
+    fileSize: doc.fileSize,
+    durationSec: doc.durationSec,
+    originalUrl: urls.original,
+    previewUrl: preview,
+    masterUrl: master,
+    stems: urls.stems,
+    streamUrls: urls,
+  };
+}

@@ -1,0 +1,180 @@
+import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { BlobStore } from '@kora/kernel';
+import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
+import type { Request, Response } from 'express';
+import { IN_PROGRESS, TRACK_SERVICES, type TrackService, type TrackStatus } from '../../contracts/events';
+import {
+  type EngineSpeedDocument,
+  GetEngineSpeed,
+  GetLibrary,
+  GetTrack,
+  type LibraryDocument,
+  ListTracks,
+  type TrackDocument,
+  type TrackPage,
+} from '../../contracts/queries';
+import { TrackLockedError, TrackNotFoundError } from '../../domain/errors';
+import { DEFAULT_REAL_TIME_FACTOR } from '../jobs/stage-status';
+import { TrackCommands } from '../track-commands';
+import { UploadService } from '../upload/upload.service';
+import { sendBlob } from './send-blob';
+import { stripTags, type TrackView, trackView } from './track-view';
+
+const MAX_LIMIT = 100;
+
+/** Stream types that need the track unlocked: the full result. */
+const LOCKED_TYPES = new Set(['master', 'master48']);
+
+@ApiTags('audio')
+@ApiBearerAuth()
+@Controller('api/audio')
+export class TracksController {
+  constructor(
+    private readonly uploads: UploadService,
+    private readonly tracks: TrackCommands,
+    private readonly queries: QueryBus,
+    private readonly blobs: BlobStore,
+    private readonly contexts: CommandContexts,
+  ) {}
+
+  private async owned(user: AuthenticatedUser, trackId: string): Promise<TrackDocument> {
+    const doc = await this.queries.execute<GetTrack, TrackDocument | null>(new GetTrack(user.userId, trackId));
+    if (!doc) throw new TrackNotFoundError(); // another user's track is as absent as a deleted one
+    return doc;
+  }
+
+  @Post('upload')
+  @ApiConsumes('multipart/form-data')
+  @ApiOperation({ summary: 'Upload a file for a service (multipart: file, service, preset, mode); checked by content' })
+  upload(
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<TrackView & { service: TrackService }> {
+    return this.uploads.upload(user.userId, request);
+  }
+
+  @Get('tracks')
+  @ApiOperation({ summary: 'The user’s tracks, newest first (page, limit, service, audioId, isDemo, search)' })
+  async list(
+    @CurrentUser() user: AuthenticatedUser,
+    @Query('page') pageText?: string,
+    @Query('limit') limitText?: string,
+    @Query('service') service?: string,
+    @Query('audioId') audioId?: string,
+    @Query('isDemo') isDemo?: string,
+    @Query('search') search?: string,
+  ): Promise<{ tracks: TrackView[]; totalCount: number; page: number; limit: number }> {
+    const page = Math.max(1, Number.parseInt(pageText ?? '1', 10) || 1);
+    const limit = Math.min(MAX_LIMIT, Math.max(1, Number.parseInt(limitText ?? '10', 10) || 10));
+    const result = await this.queries.execute<ListTracks, TrackPage>(
+      new ListTracks(
+        {
+          userId: user.userId,
+          ...(TRACK_SERVICES.includes(service as TrackService) ? { service: service as TrackService } : {}),
+          ...(audioId ? { trackId: audioId } : {}),
+          // Demo tracks are hidden from the recent list unless asked for.
+          isDemo: isDemo === 'true',
+          ...(search?.trim() ? { search: search.trim() } : {}),
+        },
+        page,
+        limit,
+      ),
+    );
+    return { tracks: result.tracks.map(trackView), totalCount: result.totalCount, page, limit };
+  }
+
+  @Get('library')
+  @ApiOperation({ summary: 'The media library: files the user uploaded, copies collapsed to the newest' })
+  async library(
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<{ tracks: Array<{ id: string; filename: string; fileSize: number; createdAt: string }> }> {
+    const docs = await this.queries.execute<GetLibrary, LibraryDocument[]>(new GetLibrary(user.userId, MAX_LIMIT));
+    return {
+      tracks: docs.map((doc) => ({
+        id: doc._id,
+        filename: stripTags(doc.filename),
+        fileSize: doc.fileSize,
+        createdAt: doc.createdAt,
+      })),
+    };
+  }
+
+  @Get('track/:id')
+  @ApiOperation({ summary: 'One track' })
+  async get(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<TrackView> {
+    return trackView(await this.owned(user, id));
+  }
+
+  @Get('track/:id/status')
+  @ApiOperation({ summary: 'Status, error and the estimated completion (from the engine’s measured speed)' })
+  async status(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+  ): Promise<{
+    status: TrackStatus;
+    error: string | null;
+    errorCode: string | null;
+    progress: number;
+    estimatedCompletion: string | null;
+  }> {
+    const doc = await this.owned(user, id);
+    let estimatedCompletion: string | null = null;
+    if (IN_PROGRESS.includes(doc.status)) {
+      const speed = await this.queries.execute<GetEngineSpeed, EngineSpeedDocument | null>(
+        new GetEngineSpeed(doc.service),
+      );
+      const factor = speed?.realTimeFactor ?? DEFAULT_REAL_TIME_FACTOR[doc.service];
+      const start = Date.parse(doc.processingStartedAt ?? doc.updatedAt);
+      estimatedCompletion = new Date(Math.max(start + doc.durationSec * factor * 1000, Date.now())).toISOString();
+    }
+    return {
+      status: doc.status,
+      error: doc.error?.message ?? null,
+      errorCode: doc.error?.code ?? null,
+      progress: doc.progress,
+      estimatedCompletion,
+    };
+  }
+
+  @Post('track/:id/cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Stop processing (the engine stops within a second)' })
+  async cancel(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ success: true }> {
+    await this.owned(user, id);
+    await this.tracks.execute(id, { type: 'CancelProcessing' }, this.contexts.forUser(user.userId));
+    return { success: true };
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Delete a track and its files (stops its processing first)' })
+  async delete(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ success: true }> {
+    await this.owned(user, id);
+    await this.tracks.execute(id, { type: 'DeleteTrack' }, this.contexts.forUser(user.userId));
+    return { success: true };
+  }
+
+  @Get('track/:id/stream/:type')
+  @ApiOperation({
+    summary: 'original, preview, master or a stem, with HTTP range requests; the full result only once unlocked',
+  })
+  async stream(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+    @Param('type') type: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const doc = await this.owned(user, id);
+    const isStem = doc.stems.includes(type);
+    const key = isStem ? doc.files[`stem-${type}`] : doc.files[type];
+    if (!key || (!isStem && !['original', 'preview', 'master', 'master48', 'report'].includes(type)))
+      throw new TrackNotFoundError();
+    if ((LOCKED_TYPES.has(type) || isStem) && !doc.unlocked) throw new TrackLockedError();
+    await sendBlob(this.blobs, key, request, response, {
+      filename: `${stripTags(doc.filename).replace(/\.[^.]*$/, '') || 'kora'}_${type}`,
+      contentType: type === 'original' ? doc.contentType : undefined,
+    });
+  }
+}

@@ -1,0 +1,114 @@
+import type { ProbeResult } from '@kora/audio-engine';
+import { CodedError } from '@kora/kernel';
+import {
+  ENHANCEMENT_PRESETS,
+  type EnhancementPreset,
+  STEM_MODES,
+  type StemMode,
+  TRACK_SERVICES,
+  type TrackService,
+} from '../../contracts/events';
+
+const MB = 1024 * 1024;
+
+/** The spec's size limits per service. */
+export const SIZE_LIMITS: Record<TrackService, { min: number; max: number }> = {
+  AUDIO_ENHANCEMENT: { min: 1024, max: 100 * MB },
+  AI_MASTERING: { min: MB, max: 50 * MB },
+  STEM_SEPARATION: { min: MB, max: 50 * MB },
+};
+
+export const LARGEST_UPLOAD = Math.max(...Object.values(SIZE_LIMITS).map((limit) => limit.max));
+
+/** A refused upload: `code` is the client's message key, `details` what the message shows (a limit in MB). */
+export class UploadRejectedError extends CodedError {
+  readonly status: number;
+  constructor(
+    readonly code: string,
+    message: string,
+    details?: Record<string, unknown>,
+    status = 400,
+  ) {
+    super(message, details);
+    this.status = status;
+  }
+}
+
+export interface UploadChoice {
+  service: TrackService;
+  preset: EnhancementPreset | null;
+  mode: StemMode | null;
+}
+
+/** Reads the form's service, preset and mode, with the spec's defaults. */
+export function uploadChoice(fields: Record<string, string>): UploadChoice {
+  const service = fields.service as TrackService;
+  if (!TRACK_SERVICES.includes(service)) {
+    throw new UploadRejectedError('upload.invalidService', 'Choose mastering, stem separation or enhancement.');
+  }
+  let preset: EnhancementPreset | null = null;
+  let mode: StemMode | null = null;
+  if (service === 'AUDIO_ENHANCEMENT') {
+    preset = (fields.preset || 'audio') as EnhancementPreset;
+    if (!ENHANCEMENT_PRESETS.includes(preset))
+      throw new UploadRejectedError('upload.invalidPreset', 'Unknown enhancement preset.');
+  }
+  if (service === 'STEM_SEPARATION') {
+    mode = (fields.mode || 'vocals') as StemMode;
+    if (!STEM_MODES.includes(mode)) throw new UploadRejectedError('upload.invalidMode', 'Unknown stem mode.');
+  }
+  return { service, preset, mode };
+}
+
+export function checkSize(service: TrackService, size: number): void {
+  const { min, max } = SIZE_LIMITS[service];
+  if (size < min) {
+    const limitMb = min / MB;
+    throw new UploadRejectedError('upload.fileSizeMin', `The file is too small (at least ${formatMb(limitMb)} MB).`, {
+      limitMb,
+    });
+  }
+  if (size > max) {
+    throw new UploadRejectedError(
+      'upload.fileSizeMax',
+      `The file is too large (at most ${max / MB} MB).`,
+      { limitMb: max / MB },
+      413,
+    );
+  }
+}
+
+function formatMb(mb: number): string {
+  return mb >= 1 ? String(mb) : mb.toFixed(3).replace(/0+$/, '');
+}
+
+const AUDIO = new Set(['wav', 'mp3']);
+const VIDEO = new Set(['mp4', 'mov', 'm4v', 'mpeg-ps', 'mpeg-ts']);
+
+/** What the content must be for the choice: WAV or MP3 audio, or for the video preset a video with sound. */
+export function checkContent(choice: UploadChoice, probe: ProbeResult): { isVideo: boolean } {
+  const isVideoPreset = choice.service === 'AUDIO_ENHANCEMENT' && choice.preset === 'video';
+  if (isVideoPreset) {
+    if (!VIDEO.has(probe.container) || !probe.hasVideo) {
+      throw new UploadRejectedError('upload.invalidVideoFormat', 'Choose an MP4, MPEG, MOV or M4V video.');
+    }
+    if (!probe.hasAudio) throw new UploadRejectedError('upload.noAudioTrack', 'This video has no sound to enhance.');
+    return { isVideo: true };
+  }
+  if (!AUDIO.has(probe.container) || !probe.hasAudio || probe.hasVideo) {
+    throw new UploadRejectedError('upload.audioFormat', 'Choose a WAV or MP3 audio file.');
+  }
+  if (!(probe.audioDurationSec > 0))
+    throw new UploadRejectedError('upload.audioFormat', 'This file contains no sound.');
+  return { isVideo: false };
+}
+
+export const CONTENT_TYPES: Record<string, string> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  mp4: 'video/mp4',
+  m4v: 'video/x-m4v',
+  mov: 'video/quicktime',
+  'mpeg-ps': 'video/mpeg',
+  'mpeg-ts': 'video/mp2t',
+};

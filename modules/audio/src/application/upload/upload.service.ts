@@ -1,0 +1,153 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { EngineError, probe } from '@kora/audio-engine';
+import { BlobStore, IDS, type IdGenerator } from '@kora/kernel';
+import { CommandContexts } from '@kora/kernel/nest';
+import type { IncomingMessage } from 'node:http';
+import { CountTracksInProgress, GetTrack, type TrackDocument } from '../../contracts/queries';
+import { AlreadyProcessingError } from '../../domain/errors';
+import { TrackCommands } from '../track-commands';
+import { type TrackView, trackView } from '../tracks/track-view';
+import { receiveMultipart } from './multipart';
+import {
+  checkContent,
+  checkSize,
+  CONTENT_TYPES,
+  LARGEST_UPLOAD,
+  SIZE_LIMITS,
+  type UploadChoice,
+  uploadChoice,
+  UploadRejectedError,
+} from './upload-rules';
+import { TRACK_SERVICES, type TrackService } from '../../contracts/events';
+
+const MAX_FILENAME = 255;
+
+/** One upload at a time per user and service in this process, so two quick uploads cannot both pass the check. */
+class KeyedLock {
+  private readonly tails = new Map<string, Promise<void>>();
+  async run<R>(key: string, work: () => Promise<R>): Promise<R> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const tail = new Promise<void>((resolve) => (release = resolve));
+    this.tails.set(
+      key,
+      previous.then(() => tail),
+    );
+    await previous;
+    try {
+      return await work();
+    } finally {
+      release();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+}
+
+/**
+ * The upload: the file is streamed into the blob store, then checked by content (ffprobe, never the name or the
+ * declared type), then recorded as `TrackUploaded` and `ProcessingRequested`. Whatever refuses it, the stored file is
+ * removed and nothing is recorded.
+ */
+@Injectable()
+export class UploadService {
+  private readonly locks = new KeyedLock();
+
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly tracks: TrackCommands,
+    private readonly queries: QueryBus,
+    private readonly contexts: CommandContexts,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  async upload(userId: string, request: IncomingMessage): Promise<TrackView & { service: TrackService }> {
+    const trackId = this.ids.newId();
+    const key = `tracks/${trackId}/original`;
+    try {
+      const { fields, files } = await receiveMultipart(request, {
+        fileField: 'file',
+        maxFiles: 1,
+        maxBytes: (early) =>
+          TRACK_SERVICES.includes(early.service as TrackService)
+            ? SIZE_LIMITS[early.service as TrackService].max
+            : LARGEST_UPLOAD,
+        store: (stream) => this.blobs.put(key, stream, 'application/octet-stream'),
+      });
+      const [file] = files;
+      if (!file) throw new UploadRejectedError('upload.fileRequired', 'Choose a file to upload.');
+      const choice = uploadChoice(fields);
+      checkSize(choice.service, file.size);
+      return await this.locks.run(`${userId}:${choice.service}`, async () => {
+        await this.ensureNothingInProgress(userId, choice.service);
+        return this.record(userId, trackId, key, choice, file.filename, file.size);
+      });
+    } catch (error) {
+      await this.blobs.deletePrefix(`tracks/${trackId}`).catch(() => undefined);
+      if (error instanceof EngineError) {
+        throw new UploadRejectedError(
+          error.code === 'ENGINE.NO_AUDIO_TRACK' ? 'upload.noAudioTrack' : 'upload.audioFormat',
+          'This file is not audio or video we can read.',
+        );
+      }
+      throw error;
+    }
+  }
+
+  private async ensureNothingInProgress(userId: string, service: TrackService): Promise<void> {
+    const inProgress = await this.queries.execute<CountTracksInProgress, number>(
+      new CountTracksInProgress(userId, service),
+    );
+    if (inProgress > 0) throw new AlreadyProcessingError();
+  }
+
+  private async record(
+    userId: string,
+    trackId: string,
+    key: string,
+    choice: UploadChoice,
+    filename: string,
+    fileSize: number,
+  ): Promise<TrackView & { service: TrackService }> {
+    const found = await this.blobs
+      .withLocalFile(key, (path) => probe(path))
+      .catch((error: unknown) => {
+        if (!(error instanceof EngineError)) throw error;
+        const video = choice.preset === 'video';
+        if (error.code === 'ENGINE.NO_AUDIO_TRACK')
+          throw new UploadRejectedError('upload.noAudioTrack', 'This video has no sound to enhance.');
+        throw new UploadRejectedError(
+          video ? 'upload.invalidVideoFormat' : 'upload.audioFormat',
+          video ? 'Choose an MP4, MPEG, MOV or M4V video.' : 'Choose a WAV or MP3 audio file.',
+        );
+      });
+    const { isVideo } = checkContent(choice, found);
+    const contentType = CONTENT_TYPES[found.container] ?? 'application/octet-stream';
+    await this.tracks.execute(
+      trackId,
+      {
+        type: 'UploadTrack',
+        jobId: this.ids.newId(),
+        options: { preset: choice.preset, mode: choice.mode },
+        upload: {
+          trackId,
+          ownerId: userId,
+          service: choice.service,
+          filename: filename.slice(0, MAX_FILENAME),
+          format: found.container,
+          contentType,
+          fileSize,
+          durationSec: Math.round(found.durationSec * 1000) / 1000,
+          sampleRate: found.sampleRate ?? 0,
+          channels: found.channels ?? 0,
+          isVideo,
+          isDemo: false,
+          originalKey: key,
+        },
+      },
+      this.contexts.forUser(userId),
+    );
+    const doc = await this.queries.execute<GetTrack, TrackDocument | null>(new GetTrack(userId, trackId));
+    return { ...trackView(doc!), service: choice.service };
+  }
+}

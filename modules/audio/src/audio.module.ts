@@ -1,0 +1,34 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AUDIO_OPTIONS, type AudioOptions } from './application/audio-options';
+import { FilesCleanup } from './application/cleanup/files-cleanup';
+import { SendEmailController } from './application/email/send-email';
+import { JobQueue } from './application/jobs/job-queue';
+import { JobRunner } from './application/jobs/job-runner';
+import { TrackCommands } from './application/track-commands';
+import { TracksController } from './application/tracks/tracks.controller';
+import { TrackRealtime } from './application/tracks/track-realtime';
+import { UploadService } from './application/upload/upload.service';
+
+/**
+ * Tracks and their processing: upload checked by content, the job queue and the workers that run the engine,
+ * status, streams, deletion and e-mail delivery.
+ */
+@Module({})
+export class AudioModule {
+  static forRoot(options: AudioOptions): DynamicModule {
+    return {
+      module: AudioModule,
+      controllers: [TracksController, SendEmailController],
+      providers: [
+        { provide: AUDIO_OPTIONS, useValue: options },
+        TrackCommands,
+        UploadService,
+        JobQueue,
+        JobRunner,
+        FilesCleanup,
+        TrackRealtime,
+      ],
+      exports: [TrackCommands, JobRunner, JobQueue],
+    };
+  }
+}
