@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { AudioModule } from '@kora/audio';
 import { IdentityModule } from '@kora/identity';
 import { NotificationsModule } from '@kora/notifications';
-import { CommandContexts, ProcessorRegistry } from '@kora/kernel/nest';
+import { CommandContexts, JOB_OPTIONS, JobQueue, JobRunner, ProcessorRegistry } from '@kora/kernel/nest';
 import { ProjectionsModule } from '@kora/projections';
 import { AuthGuard } from './auth/auth.guard';
 import type { TokenVerifier } from './auth/token-verifier';
@@ -46,10 +46,8 @@ export class AppModule {
         IdentityModule.forRoot({ purgeIntervalMs: config.PURGE_INTERVAL_MINUTES * 60_000 }),
         NotificationsModule,
         AudioModule.forRoot({
-          workers: config.WORKERS,
           linkSecret: persistentSecret(config.DATA_DIR, 'link.key', config.LINK_SECRET),
           publicUrl: config.publicUrl,
-          leaseMs: config.JOB_LEASE_MS,
         }),
         ...(options.modules ?? []),
       ],
@@ -57,10 +55,13 @@ export class AppModule {
         CommandContexts,
         ProcessorRegistry,
         ProcessorsLifecycle,
+        { provide: JOB_OPTIONS, useValue: { workers: config.WORKERS, leaseMs: config.JOB_LEASE_MS } },
+        JobQueue,
+        JobRunner,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
       ],
-      exports: [CommandContexts, ProcessorRegistry, ProcessorsLifecycle],
+      exports: [CommandContexts, ProcessorRegistry, ProcessorsLifecycle, JobQueue, JobRunner],
       global: true,
     };
   }

@@ -1,4 +1,4 @@
-import { JobQueue, JobRunner } from '@kora/audio';
+import { JobQueue, JobRunner } from '@kora/kernel/nest';
 import { EventStore, trackStream } from '@kora/kernel';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -62,8 +62,8 @@ describe('jobs survive their workers', () => {
       await runner.beforeApplicationShutdown(); // this process stops working...
       const queue = second.app.get(JobQueue);
       await until(async () => (await queue.pending()) === 1, 10_000);
-      const ghost = await queue.claim('ghost-worker'); // ...a ghost claims the job and dies
-      expect(ghost?._id).toBe(next.body.id);
+      const ghost = await queue.claim('ghost-worker', ['track']); // ...a ghost claims the job and dies
+      expect(ghost?.subject).toBe(next.body.id);
       await runner.start();
       await until(async () => (await statusOf(second, user.auth, next.body.id)) === 'PREVIEW_READY', 60_000);
     } finally {

@@ -177,7 +177,7 @@ describe('tracks: upload, processing, status, streams, deletion', () => {
     const uploaded = await upload(awa, long, { service: 'AUDIO_ENHANCEMENT', preset: 'podcast' }).expect(201);
     const id = uploaded.body.id as string;
     await until(awa, id, (status) => ['ANALYZING', 'ENHANCING'].includes(status), 30_000);
-    const { JobRunner } = await import('@kora/audio');
+    const { JobRunner } = await import('@kora/kernel/nest');
     const runner = test.app.get(JobRunner);
     expect(runner.active).toBe(1);
     const cancelledAt = Date.now();

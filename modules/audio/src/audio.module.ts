@@ -2,8 +2,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AUDIO_OPTIONS, type AudioOptions } from './application/audio-options';
 import { FilesCleanup } from './application/cleanup/files-cleanup';
 import { SendEmailController } from './application/email/send-email';
-import { JobQueue } from './application/jobs/job-queue';
-import { JobRunner } from './application/jobs/job-runner';
+import { TrackJobHandler } from './application/jobs/track-job-handler';
+import { TrackJobs } from './application/jobs/track-jobs';
 import { TrackCommands } from './application/track-commands';
 import { TracksController } from './application/tracks/tracks.controller';
 import { TrackRealtime } from './application/tracks/track-realtime';
@@ -23,12 +23,12 @@ export class AudioModule {
         { provide: AUDIO_OPTIONS, useValue: options },
         TrackCommands,
         UploadService,
-        JobQueue,
-        JobRunner,
+        TrackJobs,
+        TrackJobHandler,
         FilesCleanup,
         TrackRealtime,
       ],
-      exports: [TrackCommands, JobRunner, JobQueue],
+      exports: [TrackCommands],
     };
   }
 }

@@ -1,0 +1,2 @@
+export * from './job-queue';
+export * from './job-runner';
