@@ -1,0 +1,246 @@
+import { toAppend, trackStream, uuidv7 } from '@kora/kernel';
+import autocannon from 'autocannon';
+import { execFileSync, spawn } from 'node:child_process';
+import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../config/config';
+import { closeStores, openStores } from '../infra/infra.module';
+
+/**
+ * `npm run bench:api`: the API on its embedded defaults, as a separate server process on loopback.
+ * 1. GET /api/audio/tracks (page 1, 10 per page) at 200 concurrent connections for 15 s, over an account with 500
+ *    tracks: latency percentiles and requests per second.
+ * 2. A 49 MB WAV upload: throughput from the first byte to the answer, and the server's resident memory growth
+ *    (sampled every 50 ms during the upload).
+ */
+const ROOT = join(__dirname, '..', '..', '..');
+const TRACKS = 500;
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'kora-bench-api-'));
+  const port = 18_000 + Math.floor(Math.random() * 1_000);
+  const env = {
+    ...process.env,
+    DATA_DIR: join(dir, 'data'),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    WORKERS: '0',
+  };
+  try {
+    process.stderr.write('creating an account and seeding tracks...\n');
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'backend/dist/cli/users.js'), 'create', 'bench@example.sn', 'bench-password-1'],
+      { env, stdio: 'ignore' },
+    );
+    const token = execFileSync(
+      process.execPath,
+      [join(ROOT, 'backend/dist/cli/users.js'), 'token', 'bench@example.sn', '--minutes', '120'],
+      {
+        env,
+        encoding: 'utf8',
+      },
+    ).trim();
+    const userId = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
+    await seedTracks(env, userId);
+
+    const server = spawn(process.execPath, [join(ROOT, 'backend/dist/main.js')], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    try {
+      await waitForServer(port);
+      const auth = { Authorization: `Bearer ${token}` };
+      // The projections catch up on the seeded log at start: wait until the list shows every track.
+      for (let tries = 0; ; tries += 1) {
+        const listed = await fetch(`http://127.0.0.1:${port}/api/audio/tracks?page=1&limit=10`, { headers: auth });
+        const { totalCount } = (await listed.json()) as { totalCount: number };
+        if (totalCount === TRACKS) break;
+        if (tries > 300) throw new Error(`expected ${TRACKS} tracks, the list says ${totalCount}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+
+      process.stderr.write('GET /api/audio/tracks at 200 connections for 15 s...\n');
+      const result = await autocannon({
+        url: `http://127.0.0.1:${port}/api/audio/tracks?page=1&limit=10`,
+        connections: 200,
+        duration: 15,
+        headers: auth,
+      });
+
+      process.stderr.write('uploading 49 MB...\n');
+      const file = join(dir, 'upload.wav');
+      execFileSync('ffmpeg', [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'anoisesrc=color=pink:amplitude=0.2:duration=290',
+        '-ac',
+        '2',
+        '-ar',
+        '44100',
+        '-c:a',
+        'pcm_s16le',
+        file,
+      ]);
+      const size = statSync(file).size;
+      const upload = await measureUpload(port, token, file, size);
+
+      console.log(
+        `API on the embedded defaults (${cpus().length} cores, ${cpus()[0]?.model ?? ''}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version})\n`,
+      );
+      console.log('| measure | value | target |');
+      console.log('|---|---:|---:|');
+      console.log(
+        `| GET /api/audio/tracks, 200 connections, 15 s: requests/s | ${Math.round(result.requests.average).toLocaleString('en-US')} | - |`,
+      );
+      console.log(`| latency p50 | ${result.latency.p50} ms | - |`);
+      console.log(`| latency p99 | ${result.latency.p99} ms | < 50 ms |`);
+      console.log(`| errors / non-2xx | ${result.errors} / ${result.non2xx} | 0 |`);
+      console.log(
+        `| upload of ${(size / 2 ** 20).toFixed(1)} MB: throughput | ${upload.mbPerSecond.toFixed(0)} MB/s | >= 100 MB/s |`,
+      );
+      console.log(
+        `| upload: server memory growth (peak RSS - RSS before) | ${upload.growthMb.toFixed(1)} MB | < 64 MB |`,
+      );
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Appends finished tracks straight into the log (the projections build the read models when the server starts). */
+async function seedTracks(env: NodeJS.ProcessEnv, userId: string): Promise<void> {
+  const stores = await openStores(loadConfig(env));
+  try {
+    const context = {
+      userId,
+      correlationId: 'bench',
+      causationId: 'bench',
+      clock: { now: () => new Date() },
+      ids: { newId: uuidv7 },
+    };
+    for (let i = 0; i < TRACKS; i += 1) {
+      const trackId = uuidv7();
+      const jobId = uuidv7();
+      await stores.events.append(
+        trackStream(trackId),
+        toAppend(
+          [
+            {
+              type: 'TrackUploaded',
+              data: {
+                trackId,
+                ownerId: userId,
+                service: 'AI_MASTERING',
+                filename: `Song ${i}.wav`,
+                format: 'wav',
+                contentType: 'audio/wav',
+                fileSize: 5_000_000,
+                durationSec: 180,
+                sampleRate: 44_100,
+                channels: 2,
+                isVideo: false,
+                isDemo: false,
+                originalKey: `tracks/${trackId}/original`,
+              },
+            },
+            {
+              type: 'ProcessingRequested',
+              data: { jobId, service: 'AI_MASTERING', options: { preset: null, mode: null } },
+            },
+            {
+              type: 'PreviewReady',
+              data: {
+                jobId,
+                service: 'AI_MASTERING',
+                files: { preview: `tracks/${trackId}/preview` },
+                processingSeconds: 5,
+                durationSec: 180,
+                before: null,
+                after: null,
+              },
+            },
+          ],
+          context,
+        ),
+        'no_stream',
+      );
+    }
+  } finally {
+    await closeStores(stores);
+  }
+}
+
+async function waitForServer(port: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('the server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function rssMb(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const match = /^kora_process_resident_memory_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)/m.exec(text);
+  return match ? Number(match[1]) / 2 ** 20 : Number.NaN;
+}
+
+async function measureUpload(
+  port: number,
+  token: string,
+  file: string,
+  size: number,
+): Promise<{ mbPerSecond: number; growthMb: number }> {
+  const before = await rssMb(port);
+  let peak = before;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, await rssMb(port));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  const boundary = `----kora${uuidv7()}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="service"\r\n\r\nAI_MASTERING\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  async function* body(): AsyncGenerator<Buffer> {
+    yield head;
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
+    yield tail;
+  }
+  const started = process.hrtime.bigint();
+  const response = await fetch(`http://127.0.0.1:${port}/api/audio/upload`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    body: body() as never,
+    duplex: 'half',
+  } as RequestInit);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  sampling = false;
+  await sampler;
+  if (response.status !== 201) throw new Error(`upload answered ${response.status}: ${await response.text()}`);
+  return { mbPerSecond: size / 2 ** 20 / seconds, growthMb: peak - before };
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
