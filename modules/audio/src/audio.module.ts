@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AUDIO_OPTIONS, type AudioOptions } from './application/audio-options';
 import { FilesCleanup } from './application/cleanup/files-cleanup';
+import { ProvisionDemoTrackHandler } from './application/demo/provision-demo.handler';
 import { SendEmailController } from './application/email/send-email';
 import { TrackJobHandler } from './application/jobs/track-job-handler';
 import { TrackJobs } from './application/jobs/track-jobs';
@@ -27,6 +28,7 @@ export class AudioModule {
         TrackJobHandler,
         FilesCleanup,
         TrackRealtime,
+        ProvisionDemoTrackHandler,
       ],
       exports: [TrackCommands],
     };

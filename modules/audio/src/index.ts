@@ -1,2 +1,3 @@
 export { AudioModule } from './audio.module';
 export type { AudioOptions } from './application/audio-options';
+export { ProvisionDemoTrack } from './contracts/commands';

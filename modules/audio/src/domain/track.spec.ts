@@ -114,3 +114,22 @@ describe('the track decider', () => {
     );
   });
 });
+
+describe('demo tracks', () => {
+  it('arrive processed and unlocked, once', () => {
+    const provision: TrackCommand = {
+      type: 'ProvisionDemo',
+      upload: upload({ isDemo: true, originalKey: 'demo/v1/mastering/original' }),
+      options: { preset: null, mode: null },
+      files: { preview: 'demo/v1/mastering/preview', master: 'demo/v1/mastering/master' },
+      stems: null,
+    };
+    const { events, state, when } = given(provision);
+    expect(events.map((e) => e.type)).toEqual(['TrackUploaded', 'PreviewReady', 'TrackUnlocked']);
+    expect(state).toMatchObject({ status: 'MASTER_READY', unlocked: true, isDemo: true, resultReady: true });
+    expect(when(provision)).toEqual([]);
+    expect(() => when({ type: 'CancelProcessing' })).toThrow(
+      expect.objectContaining({ code: 'TRACKS.NOT_PROCESSING' }),
+    );
+  });
+});

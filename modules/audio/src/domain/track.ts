@@ -29,6 +29,14 @@ export interface TrackState {
 
 export type TrackCommand =
   | { type: 'UploadTrack'; upload: TrackUploaded['data']; jobId: string; options: ProcessingOptions }
+  | {
+      /** A demo track: already processed (from shared demo material) and unlocked. */
+      type: 'ProvisionDemo';
+      upload: TrackUploaded['data'];
+      options: ProcessingOptions;
+      files: TrackFiles;
+      stems: string[] | null;
+    }
   | { type: 'StartProcessing'; jobId: string; workerId: string }
   | { type: 'RecordProgress'; jobId: string; status: TrackStatus; progress: number }
   | {
@@ -133,6 +141,24 @@ export function decideTrack(command: TrackCommand, state: TrackState): TrackEven
         },
         ...(command.upload.isDemo ? [{ type: 'TrackUnlocked' as const, data: { via: 'demo' as const } }] : []),
       ];
+    case 'ProvisionDemo': {
+      if (state.exists) return []; // provisioned already (processors deliver at least once)
+      const service = command.upload.service;
+      const done = {
+        jobId: `demo-${command.upload.trackId}`,
+        service,
+        files: command.files,
+        processingSeconds: 0,
+        durationSec: command.upload.durationSec,
+      };
+      return [
+        { type: 'TrackUploaded', data: { ...command.upload, isDemo: true } },
+        command.stems
+          ? { type: 'StemsReady', data: { ...done, stems: command.stems } }
+          : { type: 'PreviewReady', data: { ...done, before: null, after: null } },
+        { type: 'TrackUnlocked', data: { via: 'demo' } },
+      ];
+    }
     case 'StartProcessing':
       requireJob(state, command.jobId);
       if (state.attempt >= MAX_ATTEMPTS) {
