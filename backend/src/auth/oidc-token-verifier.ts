@@ -2,6 +2,8 @@ import type { AuthenticatedUser } from '@kora/kernel/nest';
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { InvalidTokenError, TokenVerifier } from './token-verifier';
 
+const CACHE_LIMIT = 10_000;
+
 /** Asymmetric algorithms only: a token signed with `none` or a shared secret is never accepted. */
 export const ACCEPTED_ALGORITHMS = [
   'RS256',
@@ -23,6 +25,8 @@ export const ACCEPTED_ALGORITHMS = [
  */
 export class OidcTokenVerifier extends TokenVerifier {
   private keys: JWTVerifyGetKey | null;
+  /** Tokens already verified, until they expire: a client sends the same token with every call. */
+  private readonly verified = new Map<string, AuthenticatedUser & { expiresAt: number }>();
 
   constructor(
     private readonly issuer: string,
@@ -34,6 +38,18 @@ export class OidcTokenVerifier extends TokenVerifier {
   }
 
   async verify(token: string): Promise<AuthenticatedUser & { expiresAt: number | null }> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.expiresAt - 5_000 > Date.now()) return known;
+      this.verified.delete(token);
+    }
+    const user = await this.verifySignature(token);
+    if (this.verified.size >= CACHE_LIMIT) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, user);
+    return user;
+  }
+
+  private async verifySignature(token: string): Promise<AuthenticatedUser & { expiresAt: number }> {
     try {
       const { payload } = await jwtVerify(token, await this.keySet(), {
         issuer: this.issuer,

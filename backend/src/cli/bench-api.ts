@@ -46,7 +46,9 @@ async function main(): Promise<void> {
     const userId = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
     await seedTracks(env, userId);
 
-    const server = spawn(process.execPath, [join(ROOT, 'backend/dist/main.js')], {
+    // BENCH_NODE_ARGS passes flags to the server process (for example --cpu-prof to profile it).
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const server = spawn(process.execPath, [...nodeArgs, join(ROOT, 'backend/dist/main.js')], {
       env,
       stdio: ['ignore', 'ignore', 'inherit'],
     });

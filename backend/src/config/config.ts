@@ -36,6 +36,8 @@ const schema = z.object({
   BLOB_STORE: z.enum(['local', 'gridfs']).default('local'),
   HEALTH_MIN_FREE_MB: z.coerce.number().int().min(0).default(500),
   PROJECTIONS: z.enum(['on', 'off']).default('on'),
+  /** Processors (reactions such as notifications and cleanups); off on API replicas and in command lines. */
+  PROCESSORS: z.enum(['on', 'off']).default('on'),
   /** Processing jobs this process runs at once; 0 on API replicas beside workers. */
   WORKERS: z.coerce.number().int().min(0).max(64).default(1),
   /** How long a worker holds a job without renewing before another may take it. */

@@ -89,16 +89,18 @@ export function serveWebClient(app: INestApplication, webDist: string, logger: L
     logger.warn({ webDist }, 'web client not built: run `npm run build:web` (npm start does it)');
     return;
   }
-  app.use(
-    express.static(webDist, {
-      index: false,
-      setHeaders(response, path) {
-        response.setHeader(
-          'Cache-Control',
-          path.includes(`${join(webDist, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
-      },
-    }),
+  const assets = express.static(webDist, {
+    index: false,
+    setHeaders(response, path) {
+      response.setHeader(
+        'Cache-Control',
+        path.includes(`${join(webDist, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+  // API calls never look for a file on disk.
+  app.use((request: Request, response: Response, next: NextFunction) =>
+    SERVER_PATHS.test(request.path) ? next() : assets(request, response, next),
   );
   app.use((request: Request, response: Response, next: NextFunction) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return next();

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { CONFIG, type Config } from '../config/config';
 import { LOGGER } from '../observability/logger';
 
-/** Runs the modules' processors once every module has registered them (where projections run, see PROJECTIONS). */
+/** Runs the modules' processors once every module has registered them (PROCESSORS=on). */
 @Injectable()
 export class ProcessorsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private runner: ProcessorRunner | null = null;
@@ -27,7 +27,7 @@ export class ProcessorsLifecycle implements OnApplicationBootstrap, BeforeApplic
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.PROJECTIONS === 'on') await this.processors.start();
+    if (this.config.PROCESSORS === 'on') await this.processors.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -12,7 +12,13 @@ export const tracksProjection = defineProjection<TrackEvent, TrackDocument>({
   name: 'tracks',
   version: 1,
   collection: 'tracks',
-  indexes: [{ fields: { userId: 1, createdAt: -1 } }, { fields: { userId: 1, service: 1, status: 1 } }],
+  // The list's shapes, in the list's order (newest first, then id): the first page reads ten index entries and
+  // the count never opens a document.
+  indexes: [
+    { fields: { userId: 1, isDemo: 1, createdAt: -1, _id: 1 } },
+    { fields: { userId: 1, service: 1, isDemo: 1, createdAt: -1, _id: 1 } },
+    { fields: { userId: 1, service: 1, status: 1 } },
+  ],
   handles: TRACK_EVENT_TYPES,
   target: (event) => ({ id: streamId(event.streamName) }),
   evolve(current, event) {

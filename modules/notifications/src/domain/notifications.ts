@@ -1,5 +1,5 @@
 import { CodedError, type Decider } from '@kora/kernel';
-import type { LocalisedText, NotificationEvent, NotificationKind } from '../contracts/events';
+import type { NotificationEvent, NotificationKind } from '../contracts/events';
 
 export class NotificationNotFoundError extends CodedError {
   readonly code = 'NOTIFICATIONS.NOT_FOUND';
@@ -9,39 +9,25 @@ export class NotificationNotFoundError extends CodedError {
   }
 }
 
-/** What decisions need: which notifications exist and are read, what was acknowledged, which causes notified. */
+/** What decisions need: which notifications exist and are read, and what was acknowledged. */
 export interface InboxState {
   unread: Set<string>;
   read: Set<string>;
   acknowledged: Set<string>;
-  causes: Set<string>;
 }
 
 export type InboxCommand =
-  | {
-      type: 'Send';
-      notificationId: string;
-      kind: NotificationKind;
-      title: LocalisedText;
-      message: LocalisedText;
-      trackId: string | null;
-      causationId: string;
-    }
   | { type: 'MarkRead'; notificationId: string }
   | { type: 'Acknowledge'; trackId: string; notificationType: NotificationKind };
 
 const ackKey = (trackId: string, kind: string): string => `${trackId}:${kind}`;
 
 export const inboxDecider: Decider<InboxCommand, NotificationEvent, InboxState> = {
-  initialState: () => ({ unread: new Set(), read: new Set(), acknowledged: new Set(), causes: new Set() }),
+  initialState: () => ({ unread: new Set(), read: new Set(), acknowledged: new Set() }),
   evolve(state, event) {
     switch (event.type) {
       case 'NotificationSent':
-        return {
-          ...state,
-          unread: new Set(state.unread).add(event.data.notificationId),
-          causes: new Set(state.causes).add(event.data.causationId),
-        };
+        return { ...state, unread: new Set(state.unread).add(event.data.notificationId) };
       case 'NotificationRead': {
         const unread = new Set(state.unread);
         unread.delete(event.data.notificationId);
@@ -56,22 +42,6 @@ export const inboxDecider: Decider<InboxCommand, NotificationEvent, InboxState> 
   },
   decide(command, state) {
     switch (command.type) {
-      case 'Send':
-        if (state.causes.has(command.causationId)) return [];
-        return [
-          {
-            type: 'NotificationSent',
-            data: {
-              notificationId: command.notificationId,
-              type: 'PUSH',
-              kind: command.kind,
-              title: command.title,
-              message: command.message,
-              trackId: command.trackId,
-              causationId: command.causationId,
-            },
-          },
-        ];
       case 'MarkRead':
         if (state.read.has(command.notificationId)) return [];
         if (!state.unread.has(command.notificationId)) throw new NotificationNotFoundError();
