@@ -8,7 +8,7 @@ import { requestContext } from './request-context';
  */
 export function createLogger(level: string): Logger {
   // Buffered, asynchronous writes: a log line costs the request almost nothing; flushed on exit.
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const destination = pino.destination({ dest: 1, sync: false });
   const logger = pino(
     {
       level,
