@@ -3,3 +3,4 @@ export * from './realtime';
 export * from './command-context';
 export * from './processors';
 export * from './jobs';
+export * from './http';

@@ -11,14 +11,13 @@ import {
   PersonalDataVault,
   ValidationFailedError,
 } from '@kora/kernel';
-import { type AuthenticatedUser, CommandContexts, CurrentUser, Public } from '@kora/kernel/nest';
+import { type AuthenticatedUser, CommandContexts, CurrentUser, Public, sendBlob } from '@kora/kernel/nest';
 import type { Request, Response } from 'express';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { GetTrack, type TrackDocument } from '../../contracts/queries';
 import { ResultNotReadyError, TrackNotFoundError } from '../../domain/errors';
 import { AUDIO_OPTIONS, type AudioOptions } from '../audio-options';
 import { TrackCommands } from '../track-commands';
-import { sendBlob } from '../tracks/send-blob';
 import { stripTags } from '../tracks/track-view';
 import { resultMail } from './result-mail';
 

@@ -70,7 +70,7 @@ export class TrackJobHandler implements JobHandler, OnModuleInit {
           type: 'CompleteProcessing',
           jobId: job._id,
           files,
-          stems: null,
+          stems: result.kind === 'stems' ? result.stems.map((stem) => stem.name) : null,
           processingSeconds: (Date.now() - startedAt) / 1000,
           durationSec: job.payload.upload.durationSec,
           ...summaries(result),
@@ -188,6 +188,14 @@ export class TrackJobHandler implements JobHandler, OnModuleInit {
       const preview = await makePreview(result.outputs.enhanced, workDir, isVideo, signal);
       await put('preview', preview.path, preview.contentType);
       await put('master', result.outputs.enhanced, isVideo ? contentType : 'audio/wav');
+      await put('report', result.outputs.report, 'application/json');
+    } else if (result.kind === 'stems') {
+      for (const stem of result.stems) {
+        await put(`stem-${stem.name}`, stem.path, 'audio/wav');
+        await put(`preview-${stem.name}`, stem.preview, 'audio/mpeg');
+      }
+      const originalPreview = result.outputs.previews.original;
+      if (originalPreview) await put('preview', originalPreview, 'audio/mpeg');
       await put('report', result.outputs.report, 'application/json');
     }
     return files;

@@ -41,10 +41,11 @@ export interface TrackView {
 
 export function trackView(doc: TrackDocument): TrackView {
   const stream = (type: string): string => `/api/audio/track/${doc._id}/stream/${type}`;
-  const stems = Object.fromEntries(doc.stems.map((stem) => [stem, stream(stem)]));
+  // Locked stems play their 30-second previews; unlocked, the full stems.
+  const stems = Object.fromEntries(doc.stems.map((stem) => [stem, stream(doc.unlocked ? stem : `${stem}-preview`)]));
   const preview = doc.files.preview ? stream('preview') : null;
   const master = doc.unlocked && doc.files.master ? stream('master') : null;
-  const urls: StreamUrls = { original: stream('original'), preview, master, stems: doc.unlocked ? stems : {} };
+  const urls: StreamUrls = { original: stream('original'), preview, master, stems };
   return {
     id: doc._id,
     audioId: doc._id,

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from 
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BlobStore } from '@kora/kernel';
-import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
+import { type AuthenticatedUser, CommandContexts, CurrentUser, sendBlob } from '@kora/kernel/nest';
 import type { Request, Response } from 'express';
 import { IN_PROGRESS, TRACK_SERVICES, type TrackService, type TrackStatus } from '../../contracts/events';
 import {
@@ -19,7 +19,6 @@ import { TrackLockedError, TrackNotFoundError } from '../../domain/errors';
 import { DEFAULT_REAL_TIME_FACTOR } from '../jobs/stage-status';
 import { TrackCommands } from '../track-commands';
 import { UploadService } from '../upload/upload.service';
-import { sendBlob } from './send-blob';
 import { stripTags, type TrackView, trackView } from './track-view';
 
 const MAX_LIMIT = 100;

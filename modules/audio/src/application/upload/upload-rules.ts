@@ -1,5 +1,7 @@
 import type { ProbeResult } from '@kora/audio-engine';
-import { CodedError } from '@kora/kernel';
+import { UploadRejectedError } from '@kora/kernel/nest';
+
+export { UploadRejectedError };
 import {
   ENHANCEMENT_PRESETS,
   type EnhancementPreset,
@@ -19,20 +21,6 @@ export const SIZE_LIMITS: Record<TrackService, { min: number; max: number }> = {
 };
 
 export const LARGEST_UPLOAD = Math.max(...Object.values(SIZE_LIMITS).map((limit) => limit.max));
-
-/** A refused upload: `code` is the client's message key, `details` what the message shows (a limit in MB). */
-export class UploadRejectedError extends CodedError {
-  readonly status: number;
-  constructor(
-    readonly code: string,
-    message: string,
-    details?: Record<string, unknown>,
-    status = 400,
-  ) {
-    super(message, details);
-    this.status = status;
-  }
-}
 
 export interface UploadChoice {
   service: TrackService;

@@ -2,13 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { EngineError, probe } from '@kora/audio-engine';
 import { BlobStore, IDS, type IdGenerator } from '@kora/kernel';
-import { CommandContexts } from '@kora/kernel/nest';
+import { CommandContexts, receiveMultipart } from '@kora/kernel/nest';
 import type { IncomingMessage } from 'node:http';
 import { CountTracksInProgress, GetTrack, type TrackDocument } from '../../contracts/queries';
 import { AlreadyProcessingError } from '../../domain/errors';
 import { TrackCommands } from '../track-commands';
 import { type TrackView, trackView } from '../tracks/track-view';
-import { receiveMultipart } from './multipart';
 import {
   checkContent,
   checkSize,

@@ -1,7 +1,7 @@
-import { type BlobStore, BlobNotFoundError } from '@kora/kernel';
+import { type BlobStore, BlobNotFoundError } from '../../blob-store';
+import { NotFoundError } from '../../errors';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { TrackNotFoundError } from '../../domain/errors';
 
 const EXTENSIONS: Record<string, string> = {
   'audio/wav': 'wav',
@@ -49,7 +49,7 @@ export async function sendBlob(
   options: { filename: string; contentType?: string | undefined; download?: boolean },
 ): Promise<void> {
   const info = await blobs.stat(key);
-  if (!info) throw new TrackNotFoundError();
+  if (!info) throw new NotFoundError('File', 'FILE.NOT_FOUND');
   const contentType = options.contentType ?? info.contentType;
   const extension = EXTENSIONS[contentType];
   const filename = `${options.filename}${extension ? `.${extension}` : ''}`.replace(/["\\\r\n]/g, '');
@@ -80,7 +80,7 @@ export async function sendBlob(
   try {
     await pipeline(await blobs.read(key, range ?? undefined), response);
   } catch (error) {
-    if (error instanceof BlobNotFoundError) throw new TrackNotFoundError();
+    if (error instanceof BlobNotFoundError) throw new NotFoundError('File', 'FILE.NOT_FOUND');
     if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw error;
   }
 }

@@ -1,7 +1,21 @@
 import busboy from 'busboy';
 import type { IncomingMessage } from 'node:http';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
-import { UploadRejectedError } from './upload-rules';
+import { CodedError } from '../../errors';
+
+/** A refused upload: `code` is the client's message key, `details` what the message shows (a limit in MB). */
+export class UploadRejectedError extends CodedError {
+  readonly status: number;
+  constructor(
+    readonly code: string,
+    message: string,
+    details?: Record<string, unknown>,
+    status = 400,
+  ) {
+    super(message, details);
+    this.status = status;
+  }
+}
 
 export interface ReceivedFile<T> {
   filename: string;
