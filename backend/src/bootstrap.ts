@@ -35,6 +35,8 @@ export async function createApp(config: Config, options: AppOptions & { logger?:
     bodyParser: false,
   });
   app.set('trust proxy', config.TRUST_PROXY);
+  // API answers change with every event: no ETag hashing of each body (streams send their own validators).
+  app.set('etag', false);
   app.useWebSocketAdapter(new KoraIoAdapter(app, config.WEB_ORIGIN));
   const metrics = app.get(Metrics);
   app.use(requestPipeline(logger, metrics));

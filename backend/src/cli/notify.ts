@@ -25,7 +25,12 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 2;
   }
-  const config = loadConfig({ ...process.env, WORKERS: '0', PROCESSORS: 'off', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  const config = loadConfig({
+    ...process.env,
+    WORKERS: '0',
+    PROCESSORS: 'off',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, pino({ level: config.LOG_LEVEL })), {
     logger: ['error', 'warn'],
   });

@@ -28,7 +28,8 @@ async function main(): Promise<number> {
   const config = loadConfig({
     ...process.env,
     PROJECTIONS: 'on',
-    WORKERS: '0', PROCESSORS: 'off',
+    WORKERS: '0',
+    PROCESSORS: 'off',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   });
   if (!config.embedded.identity) {

@@ -41,6 +41,8 @@ const schema = z.object({
   /** Processing jobs this process runs at once; 0 on API replicas beside workers. */
   WORKERS: z.coerce.number().int().min(0).max(64).default(1),
   /** How long a worker holds a job without renewing before another may take it. */
+  /** Every new account gets one demo track per service (made once per installation). */
+  DEMO_TRACKS: z.enum(['on', 'off']).default('on'),
   JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(15_000),
   LINK_SECRET: z.string().min(32, 'must be 32 bytes, hex or base64').optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),

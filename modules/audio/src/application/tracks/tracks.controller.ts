@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { BlobStore } from '@kora/kernel';
+import { BlobStore, ReadStore } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser, sendBlob } from '@kora/kernel/nest';
 import type { Request, Response } from 'express';
 import { IN_PROGRESS, TRACK_SERVICES, type TrackService, type TrackStatus } from '../../contracts/events';
@@ -22,6 +22,7 @@ import { UploadService } from '../upload/upload.service';
 import { stripTags, type TrackView, trackView } from './track-view';
 
 const MAX_LIMIT = 100;
+const PAGE_CACHE_LIMIT = 2_000;
 
 /** Stream types that need the track unlocked: the full result. */
 const LOCKED_TYPES = new Set(['master', 'master48']);
@@ -36,7 +37,11 @@ export class TracksController {
     private readonly queries: QueryBus,
     private readonly blobs: BlobStore,
     private readonly contexts: CommandContexts,
+    private readonly reads: ReadStore,
   ) {}
+
+  /** Serialised list pages by user and query, valid while the tracks read model stays at `version`. */
+  private readonly pages = new Map<string, { version: number; body: string }>();
 
   private async owned(user: AuthenticatedUser, trackId: string): Promise<TrackDocument> {
     const doc = await this.queries.execute<GetTrack, TrackDocument | null>(new GetTrack(user.userId, trackId));
@@ -58,13 +63,20 @@ export class TracksController {
   @ApiOperation({ summary: 'The user’s tracks, newest first (page, limit, service, audioId, isDemo, search)' })
   async list(
     @CurrentUser() user: AuthenticatedUser,
+    @Res({ passthrough: true }) response: Response,
     @Query('page') pageText?: string,
     @Query('limit') limitText?: string,
     @Query('service') service?: string,
     @Query('audioId') audioId?: string,
     @Query('isDemo') isDemo?: string,
     @Query('search') search?: string,
-  ): Promise<{ tracks: TrackView[]; totalCount: number; page: number; limit: number }> {
+  ): Promise<string> {
+    // The same page asked again while the read model has not moved is answered from memory.
+    const version = (await this.reads.getCheckpoint('tracks'))?.position ?? 0;
+    const key = `${user.userId}|${pageText}|${limitText}|${service}|${audioId}|${isDemo}|${search}`;
+    response.type('application/json');
+    const cached = this.pages.get(key);
+    if (cached?.version === version) return cached.body;
     const page = Math.max(1, Number.parseInt(pageText ?? '1', 10) || 1);
     const limit = Math.min(MAX_LIMIT, Math.max(1, Number.parseInt(limitText ?? '10', 10) || 10));
     const result = await this.queries.execute<ListTracks, TrackPage>(
@@ -81,7 +93,10 @@ export class TracksController {
         limit,
       ),
     );
-    return { tracks: result.tracks.map(trackView), totalCount: result.totalCount, page, limit };
+    const body = JSON.stringify({ tracks: result.tracks.map(trackView), totalCount: result.totalCount, page, limit });
+    if (this.pages.size >= PAGE_CACHE_LIMIT) this.pages.delete(this.pages.keys().next().value!);
+    this.pages.set(key, { version, body });
+    return body;
   }
 
   @Get('library')
