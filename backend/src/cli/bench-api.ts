@@ -72,6 +72,9 @@ async function main(): Promise<void> {
         headers: auth,
       });
 
+      process.stderr.write('socket latency: 100 deletions, from the answer to the track.status message...\n');
+      const socketLatency = await measureSocketLatency(port, token, auth);
+
       process.stderr.write('uploading 49 MB...\n');
       const file = join(dir, 'upload.wav');
       execFileSync('ffmpeg', [
@@ -105,6 +108,9 @@ async function main(): Promise<void> {
       console.log(`| latency p50 | ${result.latency.p50} ms | - |`);
       console.log(`| latency p99 | ${result.latency.p99} ms | < 50 ms |`);
       console.log(`| errors / non-2xx | ${result.errors} / ${result.non2xx} | 0 |`);
+      console.log(
+        `| track.status on the socket, from sending the request: p50 / p99 / max | ${socketLatency.p50} / ${socketLatency.p99} / ${socketLatency.max} ms | < 200 ms |`,
+      );
       console.log(
         `| upload of ${(size / 2 ** 20).toFixed(1)} MB: throughput | ${upload.mbPerSecond.toFixed(0)} MB/s | >= 100 MB/s |`,
       );
@@ -195,6 +201,44 @@ async function waitForServer(port: number): Promise<void> {
     if (Date.now() > deadline) throw new Error('the server did not start');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/**
+ * Deletes tracks one by one and times, for each, the gap between sending the request and the `track.status`
+ * message on the owner's socket: an upper bound of the time from the durable append to the message (it includes
+ * the request and the append themselves). The message usually arrives before the HTTP answer.
+ */
+async function measureSocketLatency(
+  port: number,
+  token: string,
+  auth: Record<string, string>,
+): Promise<{ p50: number; p99: number; max: number }> {
+  const { io } = await import('socket.io-client');
+  const socket = io(`http://127.0.0.1:${port}`, { auth: { token }, transports: ['websocket'], reconnection: false });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  const arrived = new Map<string, number>();
+  socket.on('track.status', (message: { trackId: string; status: string }) => {
+    if (message.status === 'DELETED') arrived.set(message.trackId, Date.now());
+  });
+  const listed = (await (
+    await fetch(`http://127.0.0.1:${port}/api/audio/tracks?page=1&limit=100`, { headers: auth })
+  ).json()) as { tracks: Array<{ id: string }> };
+  const gaps: number[] = [];
+  for (const track of listed.tracks) {
+    const sent = Date.now();
+    const response = await fetch(`http://127.0.0.1:${port}/api/audio/${track.id}`, { method: 'DELETE', headers: auth });
+    if (!response.ok) throw new Error(`delete answered ${response.status}`);
+    const deadline = Date.now() + 5_000;
+    while (!arrived.has(track.id) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
+    gaps.push((arrived.get(track.id) ?? Number.POSITIVE_INFINITY) - sent);
+  }
+  socket.disconnect();
+  gaps.sort((a, b) => a - b);
+  const at = (q: number): number => gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))]!;
+  return { p50: at(0.5), p99: at(0.99), max: gaps[gaps.length - 1]! };
 }
 
 async function rssMb(port: number): Promise<number> {
