@@ -6,18 +6,24 @@
  *   engine master <file> <outdir> [--target -14|streaming|apple|podcast|club] [--intensity low|medium|high]
  *                 [--style POP|...] [--reference <file>] [--seed N]
  *   engine enhance <file> <outdir> --preset voice|podcast|music|audio|video [--target ...] [--seed N]
+ *   engine stems <file> <outdir> --mode vocals|drums|guitars|full
+ *   engine mix <outdir> --style POP --rate 44100|48000 [--settings settings.json] [--target ...] <file>...
+ *
+ * settings.json: the spec's track settings entries, as an array of { fileName, instrumentGroup, presenceSetting,
+ * panPreference, reverbPreference } (matched to the files by base name) or an object keyed by file name.
  *
  * Common flags: --quiet (no progress), --worker (run the job in a worker thread, as the server does).
  * Relative paths are resolved against INIT_CWD (the directory `npm run` was started from) or the current directory.
  * Exit codes: 0 success, 1 engine error (JSON {"error": {...}} on stdout), 2 usage error, 130 interrupted.
  */
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { EngineError, InvalidOptionsError, toEngineError } from './errors';
 import { probe } from './io/probe';
 import { runJobInline } from './job/run-inline';
 import { runJob } from './job/run-worker';
 import { reportJson } from './master/report';
-import type { JobProgress, JobRequest, JobResult } from './types';
+import type { JobProgress, JobRequest, JobResult, MixSampleRate, TrackSettings } from './types';
 
 const USAGE = `usage:
   engine probe <file>
@@ -26,6 +32,8 @@ const USAGE = `usage:
                 [--style ROCK_INDIE|POP|ACOUSTIC|HIPHOP_GRIME|ELECTRONIC|REGGAE_DUB|ORCHESTRAL|METAL|OTHER]
                 [--reference <file>] [--seed N]
   engine enhance <file> <outdir> --preset voice|podcast|music|audio|video [--target ...] [--seed N]
+  engine stems <file> <outdir> --mode vocals|drums|guitars|full
+  engine mix <outdir> --style POP --rate 44100|48000 [--settings settings.json] [--target ...] <file>...  (2 to 5 WAV files)
 flags: --quiet  --worker`;
 
 class UsageError extends Error {}
@@ -78,7 +86,20 @@ export function buildRequest(p: Parsed, base: string): JobRequest {
     if (!v) throw new UsageError(`missing ${what}`);
     return resolve(base, v);
   };
-  const known = new Set(['quiet', 'worker', 'help', 'target', 'intensity', 'style', 'reference', 'seed', 'preset']);
+  const known = new Set([
+    'quiet',
+    'worker',
+    'help',
+    'target',
+    'intensity',
+    'style',
+    'reference',
+    'seed',
+    'preset',
+    'mode',
+    'rate',
+    'settings',
+  ]);
   for (const name of p.flags.keys()) if (!known.has(name)) throw new UsageError(`unknown flag --${name}`);
   const seed = flag(p, 'seed') === undefined ? undefined : Number(flag(p, 'seed'));
   switch (p.command) {
@@ -109,15 +130,85 @@ export function buildRequest(p: Parsed, base: string): JobRequest {
         options: { preset: preset as never, target: numberOrPreset(flag(p, 'target')) as never, seed },
       };
     }
+    case 'stems': {
+      const mode = flag(p, 'mode');
+      if (!mode) throw new UsageError('stems needs --mode vocals|drums|guitars|full');
+      return { kind: 'stems', input: at(0, '<file>'), outDir: at(1, '<outdir>'), options: { mode: mode as never } };
+    }
+    case 'mix': {
+      const outDir = at(0, '<outdir>');
+      const files = p.positional.slice(1).map((f) => resolve(base, f));
+      if (files.length === 0) throw new UsageError('mix needs 2 to 5 WAV files after <outdir>');
+      const settingsFile = flag(p, 'settings');
+      const settings = settingsFile ? readSettings(resolve(base, settingsFile)) : new Map<string, TrackSettings>();
+      return {
+        kind: 'mix',
+        outDir,
+        inputs: files.map((path) => ({
+          path,
+          name: basename(path),
+          settings: settings.get(basename(path)) ?? settings.get(basename(path).replace(/\.[^.]*$/, '')),
+        })),
+        options: {
+          style: (flag(p, 'style')?.toUpperCase() ?? 'POP') as never,
+          sampleRate: Number(flag(p, 'rate') ?? 44100) as MixSampleRate,
+          target: numberOrPreset(flag(p, 'target')) as never,
+        },
+      };
+    }
     default:
       throw new UsageError(p.command ? `unknown command "${p.command}"` : 'missing command');
   }
+}
+
+/** Track settings from a JSON file: an array of entries with `fileName`, or an object keyed by file name. */
+function readSettings(file: string): Map<string, TrackSettings> {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch (error) {
+    throw new UsageError(`cannot read --settings ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const map = new Map<string, TrackSettings>();
+  const pick = (o: Record<string, unknown>): TrackSettings => ({
+    instrumentGroup: o.instrumentGroup as never,
+    presenceSetting: o.presenceSetting as never,
+    panPreference: o.panPreference as never,
+    reverbPreference: o.reverbPreference as never,
+  });
+  if (Array.isArray(json)) {
+    for (const entry of json as unknown[]) {
+      const o = (entry ?? {}) as Record<string, unknown>;
+      if (typeof o.fileName === 'string') map.set(basename(o.fileName), pick(o));
+    }
+  } else if (json && typeof json === 'object') {
+    for (const [name, value] of Object.entries(json as Record<string, unknown>)) {
+      map.set(basename(name), pick((value ?? {}) as Record<string, unknown>));
+    }
+  } else throw new UsageError('--settings must hold an array of entries or an object keyed by file name');
+  return map;
 }
 
 function summary(result: JobResult): unknown {
   switch (result.kind) {
     case 'analyze':
       return { probe: result.probe, analysis: result.report };
+    case 'stems':
+      return {
+        mode: result.mode,
+        stems: result.stems,
+        outputs: result.outputs,
+        durationSec: result.durationSec,
+        mixtureConsistencyDb: result.report.mixtureConsistencyDb,
+        timings: result.timings,
+      };
+    case 'mix':
+      return {
+        outputs: result.outputs,
+        durationSec: result.durationSec,
+        timings: result.timings,
+        report: result.report,
+      };
     case 'master':
     case 'enhance':
       return {

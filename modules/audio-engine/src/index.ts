@@ -3,8 +3,11 @@
  *
  * Jobs: `runJob` (in a worker thread; what a server should call) and `runJobInline` (in the calling thread).
  * Upload validation: `probe` (what a file really is, by content) and `assertAcceptable`.
- * Building blocks for later pipelines (stems, mixing): decoding, analysis, resampling, the mastering chain's
- * loudness normalisation, WAV writing.
+ * Stems and mixing: `runJob` with `kind: 'stems'` or `kind: 'mix'`; the spec's enumerations (STEM_MODES, STEM_TYPES,
+ * INSTRUMENT_GROUPS, PRESENCE_SETTINGS, PAN_PREFERENCES, REVERB_PREFERENCES, MIX_SAMPLE_RATES) and its file-name guess
+ * (`guessInstrumentGroup`) so a server validates settings with the same lists; `sortStems` (the spec's stem order).
+ * Demo material made in code: `synthesizeDemoSong`, `synthesizeDemoVoice`.
+ * Building blocks: decoding, analysis, resampling, the mastering chain's loudness normalisation, WAV writing.
  */
 export * from './errors';
 export * from './types';
@@ -34,3 +37,16 @@ export { normalizeLoudness } from './master/normalize';
 export { MASTER_FILES } from './master/master';
 export type { MasterReport } from './master/report';
 export type { EnhanceReport } from './enhance/report';
+export { STEM_FILES } from './stems/stems';
+export { STEM_ORDER, MODE_STEMS, sortStems } from './stems/catalog';
+export type { StemsReport, StemEntry } from './stems/report';
+export { guessInstrumentGroup, resolveSettings, type ResolvedSettings } from './mix/settings';
+export { MIX_FILES } from './mix/mix';
+export type { MixReport, TrackReport } from './mix/report';
+export {
+  synthesizeDemoSong,
+  synthesizeDemoVoice,
+  type DemoSong,
+  type DemoSongOptions,
+  type DemoVoiceOptions,
+} from './demo/synth';

@@ -30,7 +30,7 @@ export type Intensity = (typeof INTENSITIES)[number];
 export const ENHANCE_PRESETS = ['voice', 'podcast', 'music', 'audio', 'video'] as const;
 export type EnhancePreset = (typeof ENHANCE_PRESETS)[number];
 
-export const JOB_KINDS = ['analyze', 'master', 'enhance'] as const;
+export const JOB_KINDS = ['analyze', 'master', 'enhance', 'stems', 'mix'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** The true-peak ceiling every mastered or enhanced output respects, in dBTP. */
@@ -80,7 +80,148 @@ export interface EnhanceJob extends JobBase {
   outDir: string;
   options: EnhanceOptions;
 }
-export type JobRequest = AnalyzeJob | MasterJob | EnhanceJob;
+
+// ---------- Stem separation ----------
+
+/** The spec's stem modes. */
+export const STEM_MODES = ['vocals', 'drums', 'guitars', 'full'] as const;
+export type StemMode = (typeof STEM_MODES)[number];
+
+/** The spec's stem types (33 keys; `hihat_drums` is the spec's alias of `hi_hats`). */
+export const STEM_TYPES = [
+  'vocals',
+  'drums',
+  'bass',
+  'piano',
+  'guitars',
+  'strings',
+  'wind',
+  'keys',
+  'other',
+  'lead_vocals',
+  'backing_vocals',
+  'kick_drums',
+  'snare_drums',
+  'hi_hats',
+  'hihat_drums',
+  'cymbals',
+  'toms',
+  'acoustic_guitars',
+  'electric_guitars',
+  'track1',
+  'track2',
+  'track3',
+  'track4',
+  'track5',
+  'track6',
+  'track7',
+  'track8',
+  'track9',
+  'track10',
+  'final',
+  'original',
+  'preview',
+  'master',
+  'mixed',
+] as const;
+export type StemType = (typeof STEM_TYPES)[number];
+
+/** The stems the separator can produce (a subset of STEM_TYPES). */
+export type SeparatedStem = 'vocals' | 'drums' | 'bass' | 'piano' | 'guitars' | 'other';
+
+export interface StemsOptions {
+  mode: StemMode;
+}
+
+export interface StemsJob extends JobBase {
+  kind: 'stems';
+  outDir: string;
+  options: StemsOptions;
+}
+
+// ---------- Mixing ----------
+
+/** The spec's instrument groups (`other` is accepted as an alias of `other_group1`). */
+export const INSTRUMENT_GROUPS = [
+  'bass',
+  'drums',
+  'kick',
+  'snare',
+  'cymbals',
+  'vocal',
+  'backing_vox',
+  'percs',
+  'strings',
+  'synth',
+  'fx',
+  'keys',
+  'brass',
+  'e_guitar',
+  'acoustic_guitar',
+  'backing_track',
+  'other_group1',
+  'other_group2',
+  'other_group3',
+  'other_group4',
+  'other_group5',
+  'other',
+] as const;
+export type InstrumentGroup = (typeof INSTRUMENT_GROUPS)[number];
+
+export const PRESENCE_SETTINGS = ['NORMAL', 'LEAD', 'BACKGROUND'] as const;
+export type PresenceSetting = (typeof PRESENCE_SETTINGS)[number];
+
+export const PAN_PREFERENCES = ['NO_PREFERENCE', 'LEFT', 'CENTRE', 'RIGHT'] as const;
+export type PanPreference = (typeof PAN_PREFERENCES)[number];
+
+export const REVERB_PREFERENCES = ['NONE', 'LOW', 'MEDIUM', 'HIGH'] as const;
+export type ReverbPreference = (typeof REVERB_PREFERENCES)[number];
+
+export const MIX_SAMPLE_RATES = [44100, 48000] as const;
+export type MixSampleRate = (typeof MIX_SAMPLE_RATES)[number];
+
+/** The spec's limits on the number of files in one mix. */
+export const MIX_MIN_TRACKS = 2;
+export const MIX_MAX_TRACKS = 5;
+
+/** Per-track settings, named as the spec's track settings entry. Absent fields take the spec's defaults. */
+export interface TrackSettings {
+  /** Default: guessed from the file name (guessInstrumentGroup). */
+  instrumentGroup?: InstrumentGroup;
+  /** Default NORMAL. */
+  presenceSetting?: PresenceSetting;
+  /** Default NO_PREFERENCE. */
+  panPreference?: PanPreference;
+  /** Default NONE. */
+  reverbPreference?: ReverbPreference;
+}
+
+export interface MixInput {
+  /** Path of the WAV file. */
+  path: string;
+  /** Display name (usually the original file name); names `tracks/<name>.wav` and drives the group guess. */
+  name: string;
+  settings?: TrackSettings;
+}
+
+export interface MixOptions {
+  /** Musical style; the spec's default is POP. */
+  style: MusicalStyle;
+  /** Output sample rate, 44100 (the spec's default) or 48000. */
+  sampleRate: MixSampleRate;
+  /** Loudness target of the mix (through the mastering chain); default streaming (-14 LUFS). */
+  target?: LoudnessTarget;
+}
+
+export interface MixJob {
+  kind: 'mix';
+  /** 2 to 5 WAV files. */
+  inputs: MixInput[];
+  outDir: string;
+  options: MixOptions;
+}
+
+export type JobRequest = AnalyzeJob | MasterJob | EnhanceJob | StemsJob | MixJob;
 
 export interface JobProgress {
   /** 0 to 1, never decreasing within a job. */
@@ -135,4 +276,66 @@ export interface EnhanceResult {
   timings: StageTimings;
 }
 
-export type JobResult = AnalyzeResult | MasterResult | EnhanceResult;
+/** One separated stem as written. */
+export interface StemFile {
+  /** Stem type (spec name). */
+  name: SeparatedStem;
+  /** Absolute path of `<name>.wav`. */
+  path: string;
+  /** Absolute path of `preview/<name>.mp3` (30 s, the same window for every stem). */
+  preview: string;
+  durationSec: number;
+  /** Integrated loudness, LUFS (-Infinity for silence). */
+  integratedLufs: number;
+  truePeakDbtp: number;
+  rmsDbfs: number;
+  /** Share of the mixture's energy in this stem, dB. */
+  energyShareDb: number;
+  /** Which separator produced it. */
+  source: 'classical' | 'neural';
+}
+
+export interface StemsOutputs {
+  /** `<stem>.wav` by stem name. */
+  stems: Partial<Record<SeparatedStem, string>>;
+  /** `original.wav`: the decoded input at its own sample rate. */
+  original: string;
+  /** `preview/<stem>.mp3` by stem name, plus `original`. */
+  previews: Record<string, string>;
+  /** `stems.json`. */
+  report: string;
+}
+
+export interface StemsResult {
+  kind: 'stems';
+  probe: ProbeResult;
+  mode: StemMode;
+  /** The stems in the spec's stem order. */
+  stems: StemFile[];
+  outputs: StemsOutputs;
+  report: import('./stems/report').StemsReport;
+  durationSec: number;
+  timings: StageTimings;
+}
+
+export interface MixOutputs {
+  /** `mix.wav` (24-bit, at the requested rate). */
+  mix: string;
+  /** `tracks/<name>.wav` by the track's file name (`<name>` as written, see report.tracks[].file). */
+  tracks: Record<string, string>;
+  /** `preview.mp3` (30 s). */
+  preview: string;
+  /** `report.json`. */
+  report: string;
+}
+
+export interface MixResult {
+  kind: 'mix';
+  outputs: MixOutputs;
+  report: import('./mix/report').MixReport;
+  /** Duration of the mix in seconds (the longest track). */
+  durationSec: number;
+  timings: StageTimings;
+}
+
+export type JobResult = AnalyzeResult | MasterResult | EnhanceResult | StemsResult | MixResult;

@@ -1,11 +1,15 @@
 /**
- * `npm run bench:engine [-- --runs 3] [-- --core 1] [-- --out <dir>]`
+ * `npm run bench:engine [-- --runs 3] [-- --core 1] [-- --out <dir>] [-- --only master,stems,mix]`
  *
  * Renders a 4-minute stereo track (fluidsynth, GM sound font), then alternates, on one pinned CPU core (taskset):
  * the engine's full mastering job through its CLI (decode, analysis, processing, both outputs, preview, report) and
  * ffmpeg's two-pass loudnorm on the same file (pass 1 measures, pass 2 renders a 44.1 kHz WAV with the measured
  * values). Prints per-step real-time factors (median over runs, from the job's own stage timings), the end-to-end
  * wall times and the machine. Wall times include process start-up for both.
+ *
+ * Stems and mixing: a 4-minute multitrack song (multitrack.ts, every part rendered alone) is separated in every mode
+ * and its five parts are mixed, each through the CLI pinned to the same core, with the peak memory of the process
+ * (`/usr/bin/time -f %M` when present).
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
@@ -14,6 +18,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { toolPath } from '../io/tools';
 import { renderSong, which } from '../eval/material';
+import { renderMultitrack } from '../eval/multitrack';
+import { writeWav } from '../io/wav';
 
 const run = promisify(execFile);
 const log = (m: string) => process.stderr.write(`${m}\n`);
@@ -59,7 +65,125 @@ async function main(): Promise<number> {
     core = null;
     log('bench: taskset not found, runs are not pinned to one core');
   }
+  const only = new Set((arg('only') ?? 'master,stems,mix').split(','));
   await mkdir(dir, { recursive: true });
+  const out: string[] = [];
+  const { stdout: version } = await run(ffmpeg(), ['-version']);
+  const machine = `Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Linux ${release()}, Node ${process.version}, ${version.split('\n')[0]}; pinned to core ${core ?? 'none'} with taskset.`;
+  if (only.has('master')) out.push(...(await benchMaster(dir, runs, core)), '');
+  if (only.has('stems') || only.has('mix')) out.push(...(await benchStemsMix(dir, runs, core, only)), '');
+  out.push(machine);
+  process.stdout.write(`${out.join('\n')}\n`);
+  return 0;
+}
+
+const ffmpeg = () => toolPath('ffmpeg');
+const hasTime = (() => {
+  try {
+    which('time');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Runs a CLI job pinned to `core`; wall seconds, the job's JSON and the peak resident memory (MB) when measurable. */
+async function cliJob(
+  core: number | null,
+  args: string[],
+): Promise<{ seconds: number; json: unknown; peakMb: number | null }> {
+  const cli = join(__dirname, '..', 'cli.js');
+  const base = [process.execPath, cli, ...args, '--quiet'];
+  const [cmd, full] = hasTime
+    ? pinned(core, '/usr/bin/time', ['-f', 'peak-kb %M', ...base])
+    : pinned(core, base[0]!, base.slice(1));
+  const r = await timed(cmd, full);
+  const m = /peak-kb (\d+)/.exec(r.stderr);
+  return { seconds: r.seconds, json: JSON.parse(r.stdout) as unknown, peakMb: m ? Number(m[1]) / 1024 : null };
+}
+
+async function benchStemsMix(dir: string, runs: number, core: number | null, only: Set<string>): Promise<string[]> {
+  log('bench: rendering a 4-minute multitrack song with fluidsynth (every part alone)');
+  // 112 bars of 4/4 at 112 BPM = 240 s.
+  const song = await renderMultitrack(dir, {
+    name: 'bench-4min',
+    style: 'pop',
+    bpm: 112,
+    bars: 112,
+    tonic: 57,
+    seed: 3,
+    tuning: false,
+  });
+  const mixture = join(dir, 'bench-4min-mixture.wav');
+  await writeWav(mixture, song.mixture, { encoding: 'pcm24', seed: 1 });
+  const duration = song.mixture.channels[0]!.length / 44100;
+  const out: string[] = [];
+  if (only.has('stems')) {
+    out.push(
+      `### Stem separation of a ${duration.toFixed(0)} s stereo 44.1 kHz song, one core (median of ${runs} runs)`,
+      '',
+    );
+    out.push(
+      '| mode | wall seconds (process start to exit) | all runs | real-time factor | separate stage s | peak memory MB |',
+      '|---|---|---|---|---|---|',
+    );
+    for (const mode of ['vocals', 'drums', 'guitars', 'full']) {
+      const times: number[] = [];
+      const sep: number[] = [];
+      let peak: number | null = null;
+      for (let r = 0; r < runs; r++) {
+        const outDir = join(dir, `stems-${mode}-${r}`);
+        await rm(outDir, { recursive: true, force: true });
+        log(`bench: stems --mode ${mode}, run ${r + 1}/${runs}`);
+        const res = await cliJob(core, ['stems', mixture, outDir, '--mode', mode]);
+        times.push(res.seconds);
+        sep.push((res.json as { timings: Record<string, number> }).timings.separate ?? NaN);
+        peak = Math.max(peak ?? 0, res.peakMb ?? 0) || null;
+      }
+      const m = median(times);
+      out.push(
+        `| ${mode} | ${m.toFixed(2)} | ${times.map((t) => t.toFixed(2)).join(', ')} | ${(m / duration).toFixed(4)} | ${median(sep).toFixed(2)} | ${peak === null ? 'n/a' : peak.toFixed(0)} |`,
+      );
+    }
+    out.push('');
+  }
+  if (only.has('mix')) {
+    const parts = song.parts.slice(0, 5);
+    const files: string[] = [];
+    for (const { part, pcm } of parts) {
+      const f = join(dir, `bench-mix-${part.name}.wav`);
+      await writeWav(f, pcm, { encoding: 'pcm24', seed: 2 });
+      files.push(f);
+    }
+    const times: number[] = [];
+    let peak: number | null = null;
+    let timings: Record<string, number> = {};
+    for (let r = 0; r < runs; r++) {
+      const outDir = join(dir, `mix-${r}`);
+      await rm(outDir, { recursive: true, force: true });
+      log(`bench: mix of ${files.length} tracks, run ${r + 1}/${runs}`);
+      const res = await cliJob(core, ['mix', outDir, '--style', 'POP', '--rate', '44100', ...files]);
+      times.push(res.seconds);
+      timings = (res.json as { timings: Record<string, number> }).timings;
+      peak = Math.max(peak ?? 0, res.peakMb ?? 0) || null;
+    }
+    out.push(
+      `### Mixing ${files.length} tracks of ${duration.toFixed(0)} s (${parts.map((p) => p.part.name).join(', ')}), one core (median of ${runs} runs)`,
+      '',
+    );
+    out.push('| end to end | wall seconds | all runs | real-time factor | peak memory MB |', '|---|---|---|---|---|');
+    const m = median(times);
+    out.push(
+      `| engine mix | ${m.toFixed(2)} | ${times.map((t) => t.toFixed(2)).join(', ')} | ${(m / duration).toFixed(4)} | ${peak === null ? 'n/a' : peak.toFixed(0)} |`,
+      '',
+    );
+    out.push('| stage (last run) | seconds |', '|---|---|');
+    for (const [k, v] of Object.entries(timings)) out.push(`| ${k} | ${v.toFixed(2)} |`);
+  }
+  return out;
+}
+
+async function benchMaster(dir: string, runs: number, core: number | null): Promise<string[]> {
   log('bench: rendering a 4-minute track with fluidsynth');
   // 112 bars of 4/4 at 112 BPM = 240 s.
   const track = await renderSong(dir, 'track-4min', 112, 3);
@@ -109,7 +233,6 @@ async function main(): Promise<number> {
     const second = await timed(c2, a2);
     loudnormTimes.push(first.seconds + second.seconds);
   }
-  const { stdout: version } = await run(ffmpeg, ['-version']);
   const out: string[] = [];
   out.push(`### Mastering a ${duration.toFixed(0)} s stereo 44.1 kHz track (median of ${runs} runs)`, '');
   out.push('| step | seconds | real-time factor |', '|---|---|---|');
@@ -129,13 +252,9 @@ async function main(): Promise<number> {
   );
   out.push(
     '',
-    `Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Linux ${release()}, Node ${process.version}, ${version.split('\n')[0]}; pinned to core ${core ?? 'none'} with taskset.`,
-  );
-  out.push(
     `Engine within 10 s: ${median(engineTimes) <= 10 ? 'yes' : 'NO'}; not slower than two-pass loudnorm: ${median(engineTimes) <= median(loudnormTimes) ? 'yes' : 'NO'}.`,
   );
-  process.stdout.write(`${out.join('\n')}\n`);
-  return 0;
+  return out;
 }
 
 main().then(

@@ -6,7 +6,7 @@
  */
 import { Random } from '../dsp/random';
 
-interface NoteEvent {
+export interface NoteEvent {
   tick: number;
   channel: number;
   note: number;
@@ -14,7 +14,7 @@ interface NoteEvent {
   length: number;
 }
 
-const PPQ = 480;
+export const PPQ = 480;
 
 function vlq(n: number): number[] {
   const bytes = [n & 0x7f];
@@ -27,7 +27,10 @@ function vlq(n: number): number[] {
 }
 
 function track(events: Array<{ tick: number; data: number[] }>): Buffer {
-  const sorted = [...events].sort((a, b) => a.tick - b.tick || a.data[0]! - b.data[0]!);
+  // At equal ticks: meta events, control and program changes first, then note-offs, then note-ons.
+  const rank = (d: number) =>
+    d === 0xff || (d & 0xe0) === 0xa0 || (d & 0xf0) === 0xc0 ? 0 : (d & 0xf0) === 0x80 ? 1 : 2;
+  const sorted = [...events].sort((a, b) => a.tick - b.tick || rank(a.data[0]!) - rank(b.data[0]!));
   const bytes: number[] = [];
   let last = 0;
   for (const e of sorted) {
@@ -41,8 +44,16 @@ function track(events: Array<{ tick: number; data: number[] }>): Buffer {
   return Buffer.concat([header, Buffer.from(bytes)]);
 }
 
-/** Encodes notes as a format-1 MIDI file (one track per channel, tempo in the first). */
-export function midiFile(notes: NoteEvent[], programs: Map<number, number>, bpm: number): Buffer {
+/**
+ * Encodes notes as a format-1 MIDI file (one track per channel, tempo in the first). `controllers` gives control
+ * changes sent at tick 0 per channel (e.g. [10, 32] pans left, [7, 100] sets the volume).
+ */
+export function midiFile(
+  notes: NoteEvent[],
+  programs: Map<number, number>,
+  bpm: number,
+  controllers: Map<number, Array<[number, number]>> = new Map(),
+): Buffer {
   const tempo = Math.round(60_000_000 / bpm);
   const tracks: Buffer[] = [
     track([{ tick: 0, data: [0xff, 0x51, 3, (tempo >> 16) & 0xff, (tempo >> 8) & 0xff, tempo & 0xff] }]),
@@ -52,6 +63,7 @@ export function midiFile(notes: NoteEvent[], programs: Map<number, number>, bpm:
     const events: Array<{ tick: number; data: number[] }> = [];
     const program = programs.get(ch);
     if (program !== undefined) events.push({ tick: 0, data: [0xc0 | ch, program] });
+    for (const [cc, value] of controllers.get(ch) ?? []) events.push({ tick: 0, data: [0xb0 | ch, cc, value] });
     for (const n of notes.filter((x) => x.channel === ch)) {
       events.push({ tick: n.tick, data: [0x90 | ch, n.note, n.velocity] });
       events.push({ tick: n.tick + n.length, data: [0x80 | ch, n.note, 0] });

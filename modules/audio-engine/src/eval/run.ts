@@ -1,10 +1,12 @@
 /**
- * `npm run eval:engine [-- --out <dir>] [-- --quick]`
+ * `npm run eval:engine [-- --out <dir>] [-- --quick] [-- --only master,enhance,stems,mix]`
  *
  * Builds its own material (fluidsynth + GM sound font, espeak-ng, sox), runs the mastering and enhancement chains
  * and prints Markdown tables: per file the loudness reached and its error and the true peak (both measured by ffmpeg's
  * ebur128 filter, an independent meter), and for enhancement the SI-SDR of the output against the clean speech
- * before and after, the hum reduction and the real-time factor. Targets are checked at the end. Logs go to stderr,
+ * before and after, the hum reduction and the real-time factor; for stems, SDR per stem against the true parts of
+ * multitrack songs (with the floor and the oracle ceiling); for mixing, each track's loudness and balance in the mix
+ * and the mix's loudness and true peak (stems-mix.ts). Targets are checked at the end. Logs go to stderr,
  * the tables to stdout, everything also to <dir>/results.json.
  */
 import { readFileSync } from 'node:fs';
@@ -26,6 +28,7 @@ import type { Pcm } from '../pcm';
 import type { EnhanceResult, MasterOptions, MasterResult } from '../types';
 import { renderSong, soxNoise, speechCorpus } from './material';
 import { ffmpegLoudness, projectionScale, siSdr, sinusoidPower } from './metrics';
+import { evaluateMixing, evaluateSeparation, mixingTargets, separationTargets } from './stems-mix';
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
@@ -90,8 +93,31 @@ async function main(): Promise<number> {
   const base = process.env.INIT_CWD ?? process.cwd();
   const dir = resolve(base, outArg >= 0 && argv[outArg + 1] ? argv[outArg + 1]! : join(tmpdir(), 'kora-engine-eval'));
   const quick = argv.includes('--quick');
+  const onlyArg = argv.indexOf('--only');
+  const only = new Set(
+    onlyArg >= 0 && argv[onlyArg + 1] ? argv[onlyArg + 1]!.split(',') : ['master', 'enhance', 'stems', 'mix'],
+  );
   await mkdir(dir, { recursive: true });
   log(`eval: material and outputs in ${dir}`);
+  if (!only.has('master') && !only.has('enhance')) {
+    const out: string[] = [];
+    const targets: string[] = [];
+    if (only.has('stems')) {
+      const s = await evaluateSeparation(dir, quick, log);
+      out.push(...s.lines, '');
+      targets.push(...separationTargets(s.rows, s.runs));
+      await writeFile(join(dir, 'results-stems.json'), JSON.stringify({ rows: s.rows, runs: s.runs }, null, 2));
+    }
+    if (only.has('mix')) {
+      const m = await evaluateMixing(dir, quick, log);
+      out.push(...m.lines, '');
+      targets.push(...mixingTargets(m.songs));
+      await writeFile(join(dir, 'results-mix.json'), JSON.stringify({ rows: m.rows, songs: m.songs }, null, 2));
+    }
+    out.push('### Targets (stems and mixing)', '', '| target | measured | met |', '|---|---|---|', ...targets);
+    process.stdout.write(`${out.join('\n')}\n`);
+    return 0;
+  }
 
   // ---------- Mastering ----------
   log('eval: rendering music with fluidsynth');
@@ -374,6 +400,18 @@ async function main(): Promise<number> {
   out.push(
     `| enhancement real-time factor <= 0.05 (CPU time of the job and its ffmpeg children; wall time in brackets, the machine is shared) | worst ${round(worstCpuRtf, 3)} (wall ${round(worstRtf, 3)}) | ${worstCpuRtf <= 0.05 ? 'yes' : 'NO'} |`,
   );
+  if (only.has('stems')) {
+    const st = await evaluateSeparation(dir, quick, log);
+    out.push('', ...st.lines);
+    out.push('', '| target | measured | met |', '|---|---|---|', ...separationTargets(st.rows, st.runs));
+    await writeFile(join(dir, 'results-stems.json'), JSON.stringify({ rows: st.rows, runs: st.runs }, null, 2));
+  }
+  if (only.has('mix')) {
+    const mx = await evaluateMixing(dir, quick, log);
+    out.push('', ...mx.lines);
+    out.push('', '| target | measured | met |', '|---|---|---|', ...mixingTargets(mx.songs));
+    await writeFile(join(dir, 'results-mix.json'), JSON.stringify({ rows: mx.rows, songs: mx.songs }, null, 2));
+  }
   process.stdout.write(`${out.join('\n')}\n`);
   await writeFile(
     join(dir, 'results.json'),

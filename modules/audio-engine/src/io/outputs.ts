@@ -1,11 +1,13 @@
 /**
  * Atomic job outputs: every file is written under a hidden temporary name in the output directory and renamed to
  * its final name only when the whole job has succeeded (rename within one directory is atomic on POSIX), so a
- * failed or cancelled job leaves no half-written file behind.
+ * failed or cancelled job leaves no half-written file behind. Outputs in a subdirectory (`preview/vocals.mp3`) are
+ * written in the output directory itself and moved into the subdirectory (created then) at commit, so a failed job
+ * leaves no empty directory either.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { JobContext } from '../job/context';
 
 export class OutputSet {
@@ -26,7 +28,7 @@ export class OutputSet {
 
   /** Temporary path for the output that will be named `name`. */
   temp(name: string): string {
-    const path = join(this.dir, `.${name}.${this.tag}.part`);
+    const path = join(this.dir, `.${name.replace(/[/\\]/g, '__')}.${this.tag}.part`);
     this.pending.set(name, path);
     this.ctx?.resource({ type: 'temp', path, alive: true });
     return path;
@@ -41,6 +43,7 @@ export class OutputSet {
     const done: Record<string, string> = {};
     for (const [name, path] of this.pending) {
       const final = this.finalPath(name);
+      if (dirname(final) !== this.dir) await mkdir(dirname(final), { recursive: true });
       await rename(path, final);
       this.ctx?.resource({ type: 'temp', path, alive: false });
       done[name] = final;

@@ -1,13 +1,15 @@
 /**
  * Runs a job in the calling thread (the worker entry and the CLI use this; a server should use `runJob`, which runs
- * it in a worker thread). Validates the request once, then dispatches to the analysis, mastering or enhancement
- * pipeline. Every failure surfaces as an EngineError with a code.
+ * it in a worker thread). Validates the request once, then dispatches to the analysis, mastering, enhancement, stem
+ * separation or mixing pipeline. Every failure surfaces as an EngineError with a code.
  */
 import { analyzePcm } from '../analysis/analyze';
 import { enhance } from '../enhance/enhance';
 import { InvalidOptionsError, toEngineError } from '../errors';
 import { runMaster } from '../master/master';
-import { ENHANCE_PRESETS, JOB_KINDS, type JobRequest, type JobResult, type RunOptions } from '../types';
+import { runMix, validateMixRequest } from '../mix/mix';
+import { runStems } from '../stems/stems';
+import { ENHANCE_PRESETS, JOB_KINDS, STEM_MODES, type JobRequest, type JobResult, type RunOptions } from '../types';
 import { JobContext, type ResourceEvent } from './context';
 import { assertOneOf, loadInput } from './input';
 
@@ -16,6 +18,10 @@ export function validateRequest(request: unknown): JobRequest {
   if (!request || typeof request !== 'object') throw new InvalidOptionsError('the job request must be an object');
   const r = request as Record<string, unknown>;
   const kind = assertOneOf(r.kind, JOB_KINDS, 'kind');
+  if (kind === 'mix') {
+    validateMixRequest(r);
+    return request as JobRequest;
+  }
   if (typeof r.input !== 'string' || r.input === '') throw new InvalidOptionsError('input must be a file path');
   if (r.claimedType !== undefined && typeof r.claimedType !== 'string') {
     throw new InvalidOptionsError('claimedType must be a string');
@@ -29,6 +35,10 @@ export function validateRequest(request: unknown): JobRequest {
   if (kind === 'enhance') {
     const o = (r.options ?? {}) as Record<string, unknown>;
     assertOneOf(o.preset, ENHANCE_PRESETS, 'preset');
+  }
+  if (kind === 'stems') {
+    const o = (r.options ?? {}) as Record<string, unknown>;
+    assertOneOf(o.mode, STEM_MODES, 'mode');
   }
   return request as JobRequest;
 }
@@ -61,6 +71,12 @@ export async function runJobInline(request: JobRequest, options: InlineRunOption
         break;
       case 'enhance':
         result = await enhance(job, ctx);
+        break;
+      case 'stems':
+        result = await runStems(job, ctx);
+        break;
+      case 'mix':
+        result = await runMix(job, ctx);
         break;
       default: {
         const never: never = job;

@@ -132,6 +132,78 @@ export async function truePeaksDb(pcm: Pcm, tick?: Tick, hint?: PeakHint): Promi
   return peaks;
 }
 
+export interface ChainSettings {
+  targetLufs: number;
+  intensity: Intensity;
+  style: MusicalStyle;
+}
+
+export interface ChainResult {
+  tonal: ReturnType<typeof designTonalEq>;
+  dynamics: Awaited<ReturnType<typeof analyseDynamics>>;
+  stereo: ReturnType<typeof planStereo>;
+  params: LimiterParams;
+  limiting: Awaited<ReturnType<typeof normalizeLoudness>>;
+}
+
+/**
+ * The processing part of the mastering chain, in place on `pcm` (analysed as `before`): tonal EQ toward the style
+ * (or the reference), three-band dynamics, stereo width, then loudness under the true-peak ceiling. Runs as the
+ * stages eq, dynamics, stereo and limiter of `ctx`. Shared by mastering and by the mix bus.
+ */
+export async function masterChain(
+  pcm: Pcm,
+  before: AnalysisReport,
+  reference: AnalysisReport | null,
+  settings: ChainSettings,
+  ctx: JobContext,
+): Promise<ChainResult> {
+  const fs = pcm.sampleRate;
+  const { targetLufs, intensity, style } = settings;
+  const profile = STYLE_PROFILES[style];
+  // Tonal balance.
+  const bounds = EQ_BOUNDS[intensity];
+  const targetCurve = reference ? reference.spectrum.levelsDb : styleTarget(profile.octaveCurveDb);
+  const tonal = designTonalEq(before.spectrum, targetCurve, { sampleRate: fs, ...bounds });
+  await ctx.stage('eq', (tick) => filterInPlace(pcm, eqSections(tonal.eq, fs, tonal.highpassHz), tick));
+
+  // Dynamics.
+  const dynamics = await ctx.stage('dynamics', async (tick) => {
+    const decision = await analyseDynamics(
+      pcm,
+      {
+        intensity,
+        plrDb: before.plrDb,
+        stylePlrDb: profile.plrDb,
+        targetPlrDb: LIMITER_CEILING_DB - targetLufs,
+      },
+      (f) => tick(f * 0.3),
+    );
+    await applyDynamics(pcm, decision, (f) => tick(0.3 + f * 0.7));
+    return decision;
+  });
+
+  // Stereo image.
+  const stereoTarget = reference?.stereo?.sideToMidDb;
+  const stereo = planStereo(
+    before.stereo,
+    stereoTarget !== undefined && Number.isFinite(stereoTarget) ? stereoTarget : profile.sideToMidDb,
+    intensity,
+  );
+  await ctx.stage('stereo', (tick) => applyStereo(pcm, stereo, tick));
+
+  // Loudness-targeted true-peak limiting.
+  const params: LimiterParams = {
+    ceilingDb: LIMITER_CEILING_DB,
+    lookahead: 0.003,
+    hold: 0.006,
+    release: profile.releaseSec * RELEASE_SCALE[intensity],
+  };
+  // normalizeLoudness renders in place: limiting.out is `pcm`.
+  const limiting = await ctx.stage('limiter', (tick) => normalizeLoudness(pcm, targetLufs, params, tick));
+  return { tonal, dynamics, stereo, params, limiting };
+}
+
 export async function runMaster(job: MasterJob, ctx: JobContext): Promise<MasterResult> {
   const opts = resolveOptions(job);
   ctx.plan({
@@ -171,7 +243,6 @@ export async function runMaster(job: MasterJob, ctx: JobContext): Promise<Master
         return analyzePcm(ref.pcm, { tick: (f) => tick(0.5 + f * 0.5) });
       });
     }
-    const profile = STYLE_PROFILES[opts.style];
     let targetLufs = opts.explicitTarget ?? LOUDNESS_PRESETS.streaming;
     let targetSource = opts.targetSource;
     if (opts.explicitTarget === undefined && reference && Number.isFinite(reference.integratedLufs)) {
@@ -187,45 +258,14 @@ export async function runMaster(job: MasterJob, ctx: JobContext): Promise<Master
       ceilingDbtp: TRUE_PEAK_CEILING_DBTP,
     };
 
-    // Tonal balance.
-    const bounds = EQ_BOUNDS[opts.intensity];
-    const targetCurve = reference ? reference.spectrum.levelsDb : styleTarget(profile.octaveCurveDb);
-    const tonal = designTonalEq(before.spectrum, targetCurve, { sampleRate: fs, ...bounds });
-    await ctx.stage('eq', (tick) => filterInPlace(pcm, eqSections(tonal.eq, fs, tonal.highpassHz), tick));
-
-    // Dynamics.
-    const dynamics = await ctx.stage('dynamics', async (tick) => {
-      const decision = await analyseDynamics(
-        pcm,
-        {
-          intensity: opts.intensity,
-          plrDb: before.plrDb,
-          stylePlrDb: profile.plrDb,
-          targetPlrDb: LIMITER_CEILING_DB - targetLufs,
-        },
-        (f) => tick(f * 0.3),
-      );
-      await applyDynamics(pcm, decision, (f) => tick(0.3 + f * 0.7));
-      return decision;
-    });
-
-    // Stereo image.
-    const stereoTarget = reference?.stereo?.sideToMidDb;
-    const stereo = planStereo(
-      before.stereo,
-      stereoTarget !== undefined && Number.isFinite(stereoTarget) ? stereoTarget : profile.sideToMidDb,
-      opts.intensity,
+    const chain = await masterChain(
+      pcm,
+      before,
+      reference,
+      { targetLufs, intensity: opts.intensity, style: opts.style },
+      ctx,
     );
-    await ctx.stage('stereo', (tick) => applyStereo(pcm, stereo, tick));
-
-    // Loudness-targeted true-peak limiting.
-    const params: LimiterParams = {
-      ceilingDb: LIMITER_CEILING_DB,
-      lookahead: 0.003,
-      hold: 0.006,
-      release: profile.releaseSec * RELEASE_SCALE[opts.intensity],
-    };
-    const limiting = await ctx.stage('limiter', (tick) => normalizeLoudness(pcm, targetLufs, params, tick));
+    const { tonal, dynamics, stereo, params, limiting } = chain;
     const out = limiting.out;
     // normalizeLoudness rendered in place: `out` is `pcm`.
 

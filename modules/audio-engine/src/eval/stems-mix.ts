@@ -1,0 +1,375 @@
+/**
+ * Evaluation of stem separation and mixing (part of `npm run eval:engine`).
+ *
+ * Separation: every song of EVAL_SONGS is rendered part by part (multitrack.ts), the mixture goes through the real
+ * stems job in every mode, and each written stem is scored (SDR, separation.ts) against the sum of the true parts it
+ * should contain, next to the floor (the mixture as the estimate) and the ceiling (oracle ideal ratio masks for the
+ * same stems on the separator's STFT). Mixture consistency is measured on the written files. The demo song the
+ * product synthesises (demo/synth.ts) is scored too, as material of a different kind that nothing was tuned on.
+ *
+ * Mixing: up to five parts of each song become WAV files (one at 48 kHz and one shortened, to exercise resampling and
+ * alignment), with settings (a LEAD vocal, LEFT and RIGHT preferences, a BACKGROUND part, reverbs); the mix job's
+ * `tracks/<name>.wav` are measured for loudness (each track as heard in the mix) and left/right balance, the mix for
+ * loudness and true peak with ffmpeg's ebur128 (an independent meter).
+ */
+import { join } from 'node:path';
+import { integratedLufs } from '../analysis/loudness';
+import { synthesizeDemoSong } from '../demo/synth';
+import { decodeAudio } from '../io/decode';
+import { resamplePcm } from '../io/resample';
+import { writeWav } from '../io/wav';
+import { runJobInline } from '../job/run-inline';
+import { type Pcm, frameCount } from '../pcm';
+import { MODE_STEMS } from '../stems/catalog';
+import type { MixResult, MusicalStyle, SeparatedStem, StemMode, StemsResult, TrackSettings } from '../types';
+import { ffmpegLoudness } from './metrics';
+import { EVAL_SONGS, type PartRole, type SongSpec, renderMultitrack, sumParts } from './multitrack';
+import { consistencyDb, oracleIrm, sdr } from './separation';
+
+type Log = (message: string) => void;
+const round = (v: number, d = 2) => (Number.isFinite(v) ? v.toFixed(d) : String(v));
+
+/** The true parts each stem of each mode stands for. */
+const STEM_ROLES: Record<StemMode, Partial<Record<SeparatedStem, PartRole[]>>> = {
+  vocals: { vocals: ['vocals'], other: ['drums', 'bass', 'guitars', 'piano', 'keys', 'strings', 'brass'] },
+  drums: { drums: ['drums'], other: ['vocals', 'bass', 'guitars', 'piano', 'keys', 'strings', 'brass'] },
+  guitars: { guitars: ['guitars'], other: ['vocals', 'drums', 'bass', 'piano', 'keys', 'strings', 'brass'] },
+  full: {
+    vocals: ['vocals'],
+    drums: ['drums'],
+    bass: ['bass'],
+    other: ['guitars', 'piano', 'keys', 'strings', 'brass'],
+  },
+};
+
+export interface StemRow {
+  song: string;
+  tuning: boolean | null;
+  mode: StemMode;
+  stem: SeparatedStem;
+  sdr: number;
+  floor: number;
+  ceiling: number;
+}
+
+export interface SongSeparation {
+  song: string;
+  mode: StemMode;
+  seconds: number;
+  jobSeconds: number;
+  consistencyDb: number;
+}
+
+export interface MixRow {
+  song: string;
+  track: string;
+  presence: string;
+  pan: string;
+  lufsInMix: number;
+  balanceDb: number;
+}
+
+export interface MixSong {
+  song: string;
+  style: MusicalStyle;
+  leadOverNormalLu: number | null;
+  sidesOk: boolean;
+  mixLufs: number;
+  mixTpDbtp: number;
+  targetLufs: number;
+  seconds: number;
+  tracksSeconds: number;
+}
+
+const median = (v: number[]) => {
+  const s = v.filter(Number.isFinite).sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+async function scoreSong(
+  dir: string,
+  name: string,
+  tuning: boolean | null,
+  mixture: Pcm,
+  truthOf: (roles: PartRole[]) => Pcm,
+  modes: readonly StemMode[],
+  log: Log,
+): Promise<{ rows: StemRow[]; runs: SongSeparation[] }> {
+  const rows: StemRow[] = [];
+  const runs: SongSeparation[] = [];
+  const input = join(dir, `${name}-mixture.wav`);
+  await writeWav(input, mixture, { encoding: 'float32' });
+  for (const mode of modes) {
+    log(`eval: stems ${name} --mode ${mode}`);
+    const t0 = performance.now();
+    const result = (await runJobInline({
+      kind: 'stems',
+      input,
+      outDir: join(dir, `stems-${name}-${mode}`),
+      options: { mode },
+    })) as StemsResult;
+    const seconds = (performance.now() - t0) / 1000;
+    const stems = MODE_STEMS[mode];
+    const estimates: Pcm[] = [];
+    const truths: Pcm[] = [];
+    for (const stem of stems) {
+      const file = result.outputs.stems[stem];
+      if (!file) throw new Error(`${mode} produced no ${stem}`);
+      estimates.push((await decodeAudio(file)).pcm);
+      truths.push(truthOf(STEM_ROLES[mode][stem]!));
+    }
+    const oracle = await oracleIrm(mixture, truths);
+    stems.forEach((stem, j) =>
+      rows.push({
+        song: name,
+        tuning,
+        mode,
+        stem,
+        sdr: sdr(estimates[j]!, truths[j]!),
+        floor: sdr(mixture, truths[j]!),
+        ceiling: sdr(oracle[j]!, truths[j]!),
+      }),
+    );
+    runs.push({
+      song: name,
+      mode,
+      seconds: result.durationSec,
+      jobSeconds: seconds,
+      consistencyDb: consistencyDb(mixture, estimates),
+    });
+  }
+  return { rows, runs };
+}
+
+export async function evaluateSeparation(
+  dir: string,
+  quick: boolean,
+  log: Log,
+): Promise<{ lines: string[]; rows: StemRow[]; runs: SongSeparation[] }> {
+  const songs = quick ? EVAL_SONGS.filter((s) => s.tuning).slice(0, 2) : EVAL_SONGS;
+  const modes: StemMode[] = ['vocals', 'drums', 'guitars', 'full'];
+  const rows: StemRow[] = [];
+  const runs: SongSeparation[] = [];
+  for (const spec of songs) {
+    log(`eval: rendering ${spec.name} part by part with fluidsynth`);
+    const song = await renderMultitrack(dir, spec);
+    const hasGuitar = song.parts.some((p) => p.part.role === 'guitars');
+    const r = await scoreSong(
+      dir,
+      spec.name,
+      spec.tuning,
+      song.mixture,
+      (roles) => sumParts(song, roles),
+      hasGuitar ? modes : modes.filter((m) => m !== 'guitars'),
+      log,
+    );
+    rows.push(...r.rows);
+    runs.push(...r.runs);
+  }
+  // The product's own demo song (synthesised, not GM): vocals, drums, bass, keys.
+  log('eval: the synthesised demo song');
+  const demo = synthesizeDemoSong({ seconds: 24, sampleRate: 44100, seed: 1 });
+  const demoTruth = (roles: PartRole[]): Pcm => {
+    const n = frameCount(demo.mixture);
+    const out: Pcm = { sampleRate: 44100, channels: [new Float32Array(n), new Float32Array(n)] };
+    const map: Record<string, Pcm | undefined> = {
+      vocals: demo.stems.vocals,
+      drums: demo.stems.drums,
+      bass: demo.stems.bass,
+      keys: demo.stems.keys,
+    };
+    for (const role of roles) {
+      const p = map[role];
+      if (!p) continue;
+      for (let c = 0; c < 2; c++)
+        for (let i = 0; i < n; i++) out.channels[c]![i] = out.channels[c]![i]! + p.channels[c]![i]!;
+    }
+    return out;
+  };
+  const d = await scoreSong(dir, 'demo-song', null, demo.mixture, demoTruth, ['vocals', 'drums', 'full'], log);
+  rows.push(...d.rows);
+  runs.push(...d.runs);
+
+  const lines: string[] = [];
+  lines.push('### Stem separation: SDR per stem (dB), estimate / floor (mixture) / ceiling (oracle IRM)', '');
+  const songNames = [...new Set(rows.map((r) => r.song))];
+  for (const mode of modes) {
+    const modeRows = rows.filter((r) => r.mode === mode);
+    if (modeRows.length === 0) continue;
+    const stems = MODE_STEMS[mode];
+    lines.push(`**mode ${mode}**`, '');
+    lines.push(`| song | ${stems.join(' | ')} |`, `|---|${stems.map(() => '---').join('|')}|`);
+    for (const song of songNames) {
+      const cells = stems.map((stem) => {
+        const r = modeRows.find((x) => x.song === song && x.stem === stem);
+        return r ? `${round(r.sdr)} / ${round(r.floor)} / ${round(r.ceiling)}` : '';
+      });
+      if (cells.every((c) => c === '')) continue;
+      const tag = rows.find((x) => x.song === song)?.tuning;
+      lines.push(
+        `| ${song}${tag === false ? ' (held out)' : tag === null ? ' (demo, synthesised)' : ''} | ${cells.join(' | ')} |`,
+      );
+    }
+    const gm = modeRows.filter((r) => r.tuning !== null);
+    const med = (stem: SeparatedStem, key: 'sdr' | 'floor' | 'ceiling', filter: (r: StemRow) => boolean = () => true) =>
+      round(median(gm.filter((r) => r.stem === stem && filter(r)).map((r) => r[key])));
+    lines.push(
+      `| **median, GM songs** | ${stems.map((s) => `**${med(s, 'sdr')}** / ${med(s, 'floor')} / ${med(s, 'ceiling')}`).join(' | ')} |`,
+    );
+    lines.push(`| median, tuning songs | ${stems.map((s) => med(s, 'sdr', (r) => r.tuning === true)).join(' | ')} |`);
+    lines.push(
+      `| median, held-out songs | ${stems.map((s) => med(s, 'sdr', (r) => r.tuning === false)).join(' | ')} |`,
+      '',
+    );
+  }
+  lines.push(
+    '| song | mode | seconds of audio | job seconds | real-time factor | mixture consistency dB (written files) |',
+  );
+  lines.push('|---|---|---|---|---|---|');
+  for (const r of runs) {
+    lines.push(
+      `| ${r.song} | ${r.mode} | ${round(r.seconds, 1)} | ${round(r.jobSeconds, 1)} | ${round(r.jobSeconds / r.seconds, 3)} | ${round(r.consistencyDb, 1)} |`,
+    );
+  }
+  return { lines, rows, runs };
+}
+
+const STYLE_OF: Record<SongSpec['style'], MusicalStyle> = { pop: 'POP', rock: 'ROCK_INDIE', highlife: 'OTHER' };
+
+export async function evaluateMixing(
+  dir: string,
+  quick: boolean,
+  log: Log,
+): Promise<{ lines: string[]; rows: MixRow[]; songs: MixSong[] }> {
+  const specs = quick ? EVAL_SONGS.slice(0, 1) : EVAL_SONGS;
+  const rows: MixRow[] = [];
+  const songs: MixSong[] = [];
+  for (const spec of specs) {
+    const song = await renderMultitrack(dir, spec);
+    // Five tracks at most: vocals, drums, bass and the first two other parts.
+    const chosen = [
+      ...song.parts.filter((p) => ['vocals', 'drums', 'bass'].includes(p.part.role)),
+      ...song.parts.filter((p) => !['vocals', 'drums', 'bass'].includes(p.part.role)).slice(0, 2),
+    ];
+    const others = chosen.filter((p) => !['vocals', 'drums', 'bass'].includes(p.part.role));
+    const inputs: Array<{ path: string; name: string; settings: TrackSettings }> = [];
+    for (const [k, { part, pcm }] of chosen.entries()) {
+      const name = `${part.name}.wav`;
+      const path = join(dir, `mixin-${spec.name}-${name}`);
+      let audio = pcm;
+      if (k === 1) audio = await resamplePcm(pcm, 48000); // a track at another rate
+      if (k === 2)
+        audio = { sampleRate: pcm.sampleRate, channels: pcm.channels.map((c) => c.slice(0, c.length - 3 * 44100)) }; // shorter
+      await writeWav(path, audio, { encoding: 'pcm24', seed: k + 1 });
+      const settings: TrackSettings = {};
+      if (part.role === 'vocals') {
+        settings.presenceSetting = 'LEAD';
+        settings.reverbPreference = 'MEDIUM';
+      } else if (part.role === 'drums' || part.role === 'bass') {
+        settings.reverbPreference = part.role === 'drums' ? 'LOW' : 'NONE';
+      } else if (part === others[0]?.part) {
+        settings.panPreference = 'LEFT';
+        settings.reverbPreference = 'LOW';
+      } else if (part === others[1]?.part) {
+        settings.panPreference = 'RIGHT';
+        settings.presenceSetting = 'BACKGROUND';
+        settings.reverbPreference = 'HIGH';
+      }
+      inputs.push({ path, name, settings });
+    }
+    const style = STYLE_OF[spec.style];
+    log(`eval: mix ${spec.name} (${inputs.length} tracks, ${style})`);
+    const t0 = performance.now();
+    const result = (await runJobInline({
+      kind: 'mix',
+      inputs,
+      outDir: join(dir, `mix-${spec.name}`),
+      options: { style, sampleRate: 44100 },
+    })) as MixResult;
+    const seconds = (performance.now() - t0) / 1000;
+    const measured = await ffmpegLoudness(result.outputs.mix);
+    const levels: Array<{ presence: string; lufs: number; pan: string; balance: number }> = [];
+    for (const t of result.report.tracks) {
+      const pcm = (await decodeAudio(result.outputs.tracks[t.name]!)).pcm;
+      const lufs = integratedLufs(pcm.channels, pcm.sampleRate);
+      let el = 0;
+      let er = 0;
+      for (const v of pcm.channels[0]!) el += v * v;
+      for (const v of pcm.channels[1]!) er += v * v;
+      const balance = 10 * Math.log10(el / er);
+      levels.push({ presence: t.settings.presenceSetting, lufs, pan: t.settings.panPreference, balance });
+      rows.push({
+        song: spec.name,
+        track: t.name,
+        presence: t.settings.presenceSetting,
+        pan: t.settings.panPreference,
+        lufsInMix: lufs,
+        balanceDb: balance,
+      });
+    }
+    const leads = levels.filter((l) => l.presence === 'LEAD').map((l) => l.lufs);
+    const normals = levels.filter((l) => l.presence === 'NORMAL').map((l) => l.lufs);
+    const sidesOk = levels.every((l) => (l.pan !== 'LEFT' || l.balance >= 3) && (l.pan !== 'RIGHT' || l.balance <= -3));
+    songs.push({
+      song: spec.name,
+      style,
+      leadOverNormalLu: leads.length && normals.length ? Math.min(...leads) - Math.max(...normals) : null,
+      sidesOk,
+      mixLufs: measured.integratedLufs,
+      mixTpDbtp: measured.truePeakDbtp,
+      targetLufs: result.report.settings.targetLufs,
+      seconds: result.durationSec,
+      tracksSeconds: seconds,
+    });
+  }
+  const lines: string[] = [];
+  lines.push('### Mixing: each track as heard in the mix (tracks/<name>.wav)', '');
+  lines.push('Balance = left energy over right energy, dB (positive: left).', '');
+  lines.push(
+    '| song | track | presence | pan preference | loudness in the mix LUFS | L/R balance dB |',
+    '|---|---|---|---|---|---|',
+  );
+  for (const r of rows) {
+    lines.push(
+      `| ${r.song} | ${r.track} | ${r.presence} | ${r.pan} | ${round(r.lufsInMix)} | ${round(r.balanceDb, 1)} |`,
+    );
+  }
+  lines.push(
+    '',
+    '| song | style | LEAD minus loudest NORMAL LU | LEFT/RIGHT on their side (>= 3 dB) | mix LUFS (ffmpeg) | target | mix dBTP (ffmpeg) | job seconds | audio seconds |',
+  );
+  lines.push('|---|---|---|---|---|---|---|---|---|');
+  for (const s of songs) {
+    lines.push(
+      `| ${s.song} | ${s.style} | ${s.leadOverNormalLu === null ? '' : round(s.leadOverNormalLu)} | ${s.sidesOk ? 'yes' : 'NO'} | ${round(s.mixLufs)} | ${s.targetLufs} | ${round(s.mixTpDbtp)} | ${round(s.tracksSeconds, 1)} | ${round(s.seconds, 1)} |`,
+    );
+  }
+  return { lines, rows, songs };
+}
+
+/** Target lines for the summary table. */
+export function separationTargets(rows: StemRow[], runs: SongSeparation[]): string[] {
+  const gm = rows.filter((r) => r.mode === 'full' && r.tuning !== null);
+  const m = (stem: SeparatedStem) => median(gm.filter((r) => r.stem === stem).map((r) => r.sdr));
+  const worstConsistency = Math.min(...runs.map((r) => r.consistencyDb));
+  const v = m('vocals');
+  const others = (['drums', 'bass', 'other'] as const).map((s) => [s, m(s)] as const);
+  return [
+    `| full mode, median SDR over the GM songs: vocals >= 6 dB | ${round(v)} dB | ${v >= 6 ? 'yes' : 'NO'} |`,
+    ...others.map(([s, x]) => `| full mode, median SDR: ${s} >= 3 dB | ${round(x)} dB | ${x >= 3 ? 'yes' : 'NO'} |`),
+    `| mixture consistency > 40 dB (every song and mode, written files) | worst ${round(worstConsistency, 1)} dB | ${worstConsistency > 40 ? 'yes' : 'NO'} |`,
+  ];
+}
+
+export function mixingTargets(songs: MixSong[]): string[] {
+  const lead = Math.min(...songs.map((s) => s.leadOverNormalLu ?? Infinity));
+  const sides = songs.every((s) => s.sidesOk);
+  const err = Math.max(...songs.map((s) => Math.abs(s.mixLufs - s.targetLufs)));
+  const tp = Math.max(...songs.map((s) => s.mixTpDbtp));
+  return [
+    `| LEAD tracks at least 3 LU above NORMAL ones in the mix | worst ${round(lead)} LU | ${lead >= 3 ? 'yes' : 'NO'} |`,
+    `| LEFT / RIGHT preferences land on their side | ${sides ? 'all' : 'not all'} | ${sides ? 'yes' : 'NO'} |`,
+    `| mix within 0.5 LU of its target at or below -1.0 dBTP (ffmpeg ebur128) | worst error ${round(err)} LU, highest ${round(tp)} dBTP | ${err <= 0.5 && tp <= -1 ? 'yes' : 'NO'} |`,
+  ];
+}

@@ -1,0 +1,697 @@
+/**
+ * The mixing job. 2 to 5 WAV files with per-track settings are turned into a mix built from analysis:
+ *
+ *   decode (every track resampled to the mix rate with soxr, mono made dual-mono, shorter tracks padded with silence
+ *   at the end) -> analysis (loudness, 1/3-octave spectrum) -> corrective EQ per track (high-pass and static moves by
+ *   group, measured low-mid and presence build-ups, masking-aware cuts where a lower-priority track competes in a
+ *   higher-priority track's band) -> compression by group (threshold from the track's own level statistics) -> pan
+ *   (explicit preferences honoured; NO_PREFERENCE tracks spread to balance the sides, low end and lead parts kept in
+ *   the centre) -> each track's share of the shared algorithmic reverb -> gain staging by measured loudness toward
+ *   per-group and per-presence targets (LEAD at least 4 LU above every NORMAL track, BACKGROUND at least 3 LU below)
+ *   -> sum -> bus glue compressor (by style) -> the mastering chain (tonal balance by style, multiband dynamics,
+ *   width, loudness under the true-peak ceiling) -> true-peak check.
+ *
+ * Outputs: `mix.wav` (24-bit at the requested rate), `tracks/<name>.wav` (each processed track, with its reverb
+ * share, scaled by the gain that best maps the sum of the tracks onto the mix: the board can solo it), `preview.mp3`
+ * and `report.json`. Written under temporary names and renamed together at the end.
+ */
+import { writeFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { type AnalysisReport, analyzePcm } from '../analysis/analyze';
+import { integratedLufs } from '../analysis/loudness';
+import { type Biquad, filterInPlace, highShelf, highpass, lowShelf, peaking } from '../dsp/biquad';
+import { InvalidOptionsError } from '../errors';
+import { encodeMp3 } from '../io/encode';
+import { OutputSet } from '../io/outputs';
+import { writeWav } from '../io/wav';
+import type { JobContext } from '../job/context';
+import { assertOneOf, loadInput, resolveLoudnessTarget } from '../job/input';
+import { ENGINE_VERSION, hintFromPrediction, masterChain, truePeaksDb } from '../master/master';
+import { choosePreview, extractPreview } from '../master/preview';
+import { reportJson } from '../master/report';
+import { type Pcm, applyGain, frameCount } from '../pcm';
+import {
+  INSTRUMENT_GROUPS,
+  LOUDNESS_PRESETS,
+  MIX_MAX_TRACKS,
+  MIX_MIN_TRACKS,
+  MIX_SAMPLE_RATES,
+  MUSICAL_STYLES,
+  type MixJob,
+  type MixResult,
+  type MusicalStyle,
+  PAN_PREFERENCES,
+  PRESENCE_SETTINGS,
+  REVERB_PREFERENCES,
+  TRUE_PEAK_CEILING_DBTP,
+} from '../types';
+import { compressTrack } from './compressor';
+import type { EqDecision, MixReport, TrackReport } from './report';
+import { STYLE_REVERB, renderReverb } from './reverb';
+import {
+  BACKGROUND_MARGIN_LU,
+  LEAD_MARGIN_LU,
+  PAN_POSITION,
+  PRESENCE_LU,
+  REVERB_SEND_DB,
+  type ResolvedSettings,
+  profileOf,
+  resolveSettings,
+} from './settings';
+
+export const MIX_FILES = {
+  mix: 'mix.wav',
+  preview: 'preview.mp3',
+  report: 'report.json',
+  track: (file: string) => `tracks/${file}`,
+} as const;
+
+/** Loudness of a NORMAL track with a 0 LU group offset before the bus, LUFS (leaves the sum headroom). */
+const REFERENCE_LUFS = -24;
+/** Bus glue compression by style: ratio and gain reduction aimed at on the loud passages. */
+const GLUE: Record<MusicalStyle, { ratio: number; depthDb: number }> = {
+  POP: { ratio: 2, depthDb: 2 },
+  ROCK_INDIE: { ratio: 2, depthDb: 2.5 },
+  ACOUSTIC: { ratio: 1.5, depthDb: 1 },
+  HIPHOP_GRIME: { ratio: 2.5, depthDb: 3 },
+  ELECTRONIC: { ratio: 2.5, depthDb: 3 },
+  REGGAE_DUB: { ratio: 2, depthDb: 2 },
+  ORCHESTRAL: { ratio: 1.5, depthDb: 0.5 },
+  METAL: { ratio: 3, depthDb: 3 },
+  OTHER: { ratio: 2, depthDb: 2 },
+};
+const TRIM_ABOVE_DB = TRUE_PEAK_CEILING_DBTP - 0.05;
+
+/** Checks a mix request's shape (the engine's own validation, shared with the worker boundary). */
+export function validateMixRequest(r: Record<string, unknown>): void {
+  if (!Array.isArray(r.inputs)) throw new InvalidOptionsError('inputs must be an array of tracks');
+  if (r.inputs.length < MIX_MIN_TRACKS || r.inputs.length > MIX_MAX_TRACKS) {
+    throw new InvalidOptionsError(`a mix takes ${MIX_MIN_TRACKS} to ${MIX_MAX_TRACKS} tracks`, {
+      tracks: r.inputs.length,
+    });
+  }
+  for (const t of r.inputs as unknown[]) {
+    const track = (t ?? {}) as Record<string, unknown>;
+    if (typeof track.path !== 'string' || track.path === '') throw new InvalidOptionsError('each track needs a path');
+    if (typeof track.name !== 'string' || track.name === '') throw new InvalidOptionsError('each track needs a name');
+    if (track.settings !== undefined) {
+      if (typeof track.settings !== 'object' || track.settings === null) {
+        throw new InvalidOptionsError('track settings must be an object');
+      }
+      const s = track.settings as Record<string, unknown>;
+      if (s.instrumentGroup !== undefined) assertOneOf(s.instrumentGroup, INSTRUMENT_GROUPS, 'instrumentGroup');
+      if (s.presenceSetting !== undefined) assertOneOf(s.presenceSetting, PRESENCE_SETTINGS, 'presenceSetting');
+      if (s.panPreference !== undefined) assertOneOf(s.panPreference, PAN_PREFERENCES, 'panPreference');
+      if (s.reverbPreference !== undefined) assertOneOf(s.reverbPreference, REVERB_PREFERENCES, 'reverbPreference');
+    }
+  }
+  if (typeof r.outDir !== 'string' || r.outDir === '') throw new InvalidOptionsError('outDir must be a directory path');
+  const o = (r.options ?? {}) as Record<string, unknown>;
+  assertOneOf(o.style, MUSICAL_STYLES, 'style');
+  if (!(MIX_SAMPLE_RATES as readonly unknown[]).includes(o.sampleRate)) {
+    throw new InvalidOptionsError(`sampleRate must be one of ${MIX_SAMPLE_RATES.join(', ')}`, {
+      sampleRate: o.sampleRate,
+    });
+  }
+  resolveLoudnessTarget(o.target as never);
+}
+
+/** File names for `tracks/`: the track name's base, made safe, de-duplicated. */
+export function trackFileNames(names: readonly string[]): string[] {
+  const used = new Set<string>();
+  return names.map((name) => {
+    const base =
+      basename(name, extname(name))
+        .replace(/[^A-Za-z0-9._-]+/g, '_')
+        .replace(/^[._]+|_+$/g, '')
+        .slice(0, 80) || 'track';
+    let file = `${base}.wav`;
+    for (let k = 2; used.has(file.toLowerCase()); k++) file = `${base}-${k}.wav`;
+    used.add(file.toLowerCase());
+    return file;
+  });
+}
+
+const r2 = (v: number) => (Number.isFinite(v) ? Math.round(v * 100) / 100 : v);
+
+function energyOf(ch: Float32Array): number {
+  let e = 0;
+  for (let i = 0; i < ch.length; i++) e += ch[i]! * ch[i]!;
+  return e;
+}
+
+interface Track {
+  index: number;
+  name: string;
+  file: string;
+  settings: ResolvedSettings;
+  pcm: Pcm;
+  input: TrackReport['input'];
+  analysis: AnalysisReport | null;
+  eq: EqDecision[];
+  compression: TrackReport['decisions']['compression'];
+  targetLufs: number;
+  targetReason: string;
+  gainDb: number;
+  pan: TrackReport['decisions']['pan'];
+  reverbSendDb: number | null;
+  muted: boolean;
+}
+
+/** Band level (dB) of a spectrum at the third-octave band nearest f. */
+function bandAt(a: AnalysisReport, f: number): number {
+  const bands = a.spectrum.bandsHz;
+  let best = 0;
+  for (let b = 1; b < bands.length; b++)
+    if (Math.abs(Math.log(bands[b]! / f)) < Math.abs(Math.log(bands[best]! / f))) best = b;
+  return a.spectrum.levelsDb[best] ?? -Infinity;
+}
+
+/** Corrective moves measured on the track: low-mid (mud) and upper-mid (harshness) build-ups. */
+function measuredEq(a: AnalysisReport): EqDecision[] {
+  const out: EqDecision[] = [];
+  const check = (centre: number, below: number, above: number, reason: string, maxCut: number) => {
+    const l = bandAt(a, centre);
+    const ref = (bandAt(a, below) + bandAt(a, above)) / 2;
+    if (!Number.isFinite(l) || !Number.isFinite(ref)) return;
+    const excess = l - ref;
+    if (excess > 2) {
+      out.push({ type: 'peaking', freqHz: centre, gainDb: -r2(Math.min(maxCut, 0.6 * excess)), q: 1.4, reason });
+    }
+  };
+  check(315, 125, 800, 'measured low-mid build-up', 4);
+  check(3150, 1250, 8000, 'measured upper-mid build-up', 3);
+  return out;
+}
+
+/** Cuts in lower-priority tracks where they compete in a higher-priority track's focus band (at most 2 each). */
+function maskingCuts(tracks: Track[]): Map<number, EqDecision[]> {
+  const cuts = new Map<number, EqDecision[]>();
+  const priority = (t: Track) => {
+    const p = profileOf(t.settings.instrumentGroup).priority;
+    return p + (t.settings.presenceSetting === 'LEAD' ? 5 : t.settings.presenceSetting === 'BACKGROUND' ? -3 : 0);
+  };
+  const live = tracks.filter((t) => !t.muted && t.analysis);
+  // Band levels as they will be after gain staging.
+  const staged = (t: Track, b: number) =>
+    t.analysis!.spectrum.levelsDb[b]! + (t.targetLufs - t.analysis!.integratedLufs);
+  const candidates = new Map<number, Array<EqDecision & { score: number }>>();
+  for (const a of live) {
+    const [lo, hi] = profileOf(a.settings.instrumentGroup).focusHz;
+    const bands = a.analysis!.spectrum.bandsHz;
+    let aPeak = -Infinity;
+    for (let b = 0; b < bands.length; b++)
+      if (bands[b]! >= lo && bands[b]! <= hi) aPeak = Math.max(aPeak, staged(a, b));
+    for (const b of live) {
+      if (a === b || priority(b) >= priority(a)) continue;
+      let best = -Infinity;
+      let at = -1;
+      for (let k = 0; k < bands.length; k++) {
+        const f = bands[k]!;
+        if (f < lo || f > hi) continue;
+        const la = staged(a, k);
+        const lb = staged(b, k);
+        if (!Number.isFinite(la) || !Number.isFinite(lb) || la < aPeak - 12) continue;
+        const competition = lb - la;
+        if (competition > -6 && competition > best) {
+          best = competition;
+          at = k;
+        }
+      }
+      if (at < 0) continue;
+      const gainDb = -r2(Math.min(4, Math.max(1.5, 1.5 + 0.3 * (best + 6))));
+      const list = candidates.get(b.index) ?? [];
+      list.push({
+        type: 'peaking',
+        freqHz: bands[at]!,
+        gainDb,
+        q: 1.4,
+        reason: `masking: competes with "${a.name}" (${a.settings.instrumentGroup}) at ${bands[at]} Hz`,
+        score: best,
+      });
+      candidates.set(b.index, list);
+    }
+  }
+  for (const [index, list] of candidates) {
+    list.sort((x, y) => y.score - x.score);
+    const chosen: EqDecision[] = [];
+    for (const c of list) {
+      if (chosen.length >= 2) break;
+      if (chosen.some((d) => Math.abs(Math.log2(d.freqHz / c.freqHz)) < 0.5)) continue;
+      chosen.push({ type: c.type, freqHz: c.freqHz, gainDb: c.gainDb, q: c.q, reason: c.reason });
+    }
+    cuts.set(index, chosen);
+  }
+  return cuts;
+}
+
+function sectionsOf(eq: readonly EqDecision[], fs: number): Biquad[] {
+  return eq.map((d) => {
+    switch (d.type) {
+      case 'highpass':
+        return highpass(d.freqHz, fs, d.q);
+      case 'lowShelf':
+        return lowShelf(d.freqHz, fs, d.gainDb);
+      case 'highShelf':
+        return highShelf(d.freqHz, fs, d.gainDb);
+      default:
+        return peaking(d.freqHz, fs, d.gainDb, d.q);
+    }
+  });
+}
+
+/** Loudness targets by group and presence, then the presence ordering enforced. */
+function planLevels(tracks: Track[]): void {
+  for (const t of tracks) {
+    const p = profileOf(t.settings.instrumentGroup);
+    t.targetLufs = REFERENCE_LUFS + p.levelLu + PRESENCE_LU[t.settings.presenceSetting];
+    t.targetReason = `${t.settings.instrumentGroup} ${p.levelLu >= 0 ? '+' : ''}${p.levelLu} LU, ${t.settings.presenceSetting} ${PRESENCE_LU[t.settings.presenceSetting] >= 0 ? '+' : ''}${PRESENCE_LU[t.settings.presenceSetting]} LU`;
+  }
+  const live = tracks.filter((t) => !t.muted);
+  const of = (p: string) => live.filter((t) => t.settings.presenceSetting === p);
+  const leads = of('LEAD');
+  const normals = of('NORMAL');
+  const backs = of('BACKGROUND');
+  if (normals.length) {
+    const maxNormal = Math.max(...normals.map((t) => t.targetLufs));
+    const minNormal = Math.min(...normals.map((t) => t.targetLufs));
+    for (const t of leads) {
+      if (t.targetLufs < maxNormal + LEAD_MARGIN_LU) {
+        t.targetLufs = maxNormal + LEAD_MARGIN_LU;
+        t.targetReason += `; raised to ${LEAD_MARGIN_LU} LU above the loudest NORMAL track`;
+      }
+    }
+    for (const t of backs) {
+      if (t.targetLufs > minNormal - BACKGROUND_MARGIN_LU) {
+        t.targetLufs = minNormal - BACKGROUND_MARGIN_LU;
+        t.targetReason += `; lowered to ${BACKGROUND_MARGIN_LU} LU below the quietest NORMAL track`;
+      }
+    }
+  } else if (leads.length && backs.length) {
+    const minLead = Math.min(...leads.map((t) => t.targetLufs));
+    for (const t of backs) {
+      const cap = minLead - LEAD_MARGIN_LU - BACKGROUND_MARGIN_LU;
+      if (t.targetLufs > cap) {
+        t.targetLufs = cap;
+        t.targetReason += '; lowered under the LEAD tracks';
+      }
+    }
+  }
+}
+
+/** Pan positions: explicit preferences as given; NO_PREFERENCE tracks centred or spread to balance the sides. */
+function planPan(tracks: Track[]): void {
+  let balance = 0;
+  const spread: Track[] = [];
+  for (const t of tracks) {
+    const pref = t.settings.panPreference;
+    if (pref !== 'NO_PREFERENCE') {
+      const position = PAN_POSITION[pref];
+      t.pan = { position, width: pref === 'CENTRE' ? 1 : 0.5, reason: `preference ${pref}` };
+      balance += position;
+      continue;
+    }
+    const p = profileOf(t.settings.instrumentGroup);
+    if (t.settings.presenceSetting === 'LEAD' || p.centre) {
+      t.pan = {
+        position: 0,
+        width: 1,
+        reason:
+          t.settings.presenceSetting === 'LEAD'
+            ? 'lead part kept in the centre'
+            : `${t.settings.instrumentGroup} kept in the centre`,
+      };
+    } else spread.push(t);
+  }
+  // Spread the rest: alternate sides starting with the lighter one, moving outward as the sides fill.
+  const positions = [0.35, 0.5, 0.65];
+  let k = 0;
+  for (const t of spread) {
+    const side = balance > 0 ? -1 : 1;
+    const position = side * positions[Math.min(positions.length - 1, Math.floor(k / 2))]!;
+    t.pan = { position, width: 0.7, reason: 'no preference: spread to balance the stereo image' };
+    balance += position;
+    k++;
+  }
+}
+
+/**
+ * Places a track: when it is to be positioned (any explicit preference, or spread), the track's own left/right
+ * imbalance is evened out first (so a part bounced hard left still lands on the side asked for), then it is narrowed
+ * to `width` (mid/side) and balanced with a constant-power law at `position`. Returns the balance correction, dB.
+ */
+function applyPan(pcm: Pcm, position: number, width: number, recentre: boolean): number {
+  const [L, R] = pcm.channels as [Float32Array, Float32Array];
+  const theta = ((position + 1) * Math.PI) / 4;
+  const gl = Math.SQRT2 * Math.cos(theta);
+  const gr = Math.SQRT2 * Math.sin(theta);
+  let correctionDb = 0;
+  if (recentre) {
+    const el = energyOf(L);
+    const er = energyOf(R);
+    if (el > 0 && er > 0) correctionDb = Math.max(-12, Math.min(12, 10 * Math.log10(el / er)));
+  }
+  // Even out the track's own balance (equal-energy channels), then pan.
+  const cl = Math.pow(10, -correctionDb / 40);
+  const cr = Math.pow(10, correctionDb / 40);
+  for (let i = 0; i < L.length; i++) {
+    const l = L[i]! * cl;
+    const r = R[i]! * cr;
+    const m = (l + r) / 2;
+    const s = ((l - r) / 2) * width;
+    L[i] = (m + s) * gl;
+    R[i] = (m - s) * gr;
+  }
+  return r2(correctionDb);
+}
+
+export async function runMix(job: MixJob, ctx: JobContext): Promise<MixResult> {
+  const style = assertOneOf(job.options.style, MUSICAL_STYLES, 'style');
+  const fs = job.options.sampleRate;
+  const targetLufs = resolveLoudnessTarget(job.options.target) ?? LOUDNESS_PRESETS.streaming;
+  const N = job.inputs.length;
+  ctx.plan({
+    decode: 5,
+    analyze: 5,
+    'track-eq': 4,
+    compress: 4,
+    pan: 1,
+    reverb: 6,
+    level: 3,
+    bus: 3,
+    'analyze-mix': 4,
+    eq: 2,
+    dynamics: 7,
+    stereo: 1,
+    limiter: 8,
+    check: 3,
+    tracks: 5,
+    write: 6,
+    preview: 2,
+    after: 3,
+  });
+  const outputs = new OutputSet(job.outDir, ctx);
+  try {
+    await outputs.init();
+    const files = trackFileNames(job.inputs.map((t) => t.name));
+    // Decode every track at the mix rate, stereo.
+    const tracks: Track[] = await ctx.stage('decode', async (tick) => {
+      const out: Track[] = [];
+      for (let i = 0; i < N; i++) {
+        const spec = job.inputs[i]!;
+        const loaded = await loadInput(spec.path, {
+          claimedType: 'audio/wav',
+          sampleRate: fs,
+          maxChannels: 2,
+          ctx,
+          tick: (f) => tick((i + f) / N),
+        });
+        const chs = loaded.pcm.channels;
+        const pcm: Pcm = { sampleRate: fs, channels: chs.length === 1 ? [chs[0]!, chs[0]!.slice()] : chs };
+        out.push({
+          index: i,
+          name: spec.name,
+          file: files[i]!,
+          settings: resolveSettings(spec.name, spec.settings),
+          pcm,
+          input: {
+            sampleRate: loaded.probe.sampleRate ?? fs,
+            channels: loaded.probe.channels ?? chs.length,
+            durationSec: frameCount(pcm) / fs,
+            integratedLufs: -Infinity,
+            samplePeakDbfs: -Infinity,
+            resampled: (loaded.probe.sampleRate ?? fs) !== fs,
+            paddedSec: 0,
+          },
+          analysis: null,
+          eq: [],
+          compression: null,
+          targetLufs: -Infinity,
+          targetReason: '',
+          gainDb: 0,
+          pan: { position: 0, width: 1, reason: '' },
+          reverbSendDb: null,
+          muted: false,
+        });
+      }
+      // Align: every track starts at 0; shorter ones are padded with silence to the longest.
+      const length = Math.max(...out.map((t) => frameCount(t.pcm)));
+      for (const t of out) {
+        const n = frameCount(t.pcm);
+        if (n < length) {
+          t.pcm = {
+            sampleRate: fs,
+            channels: t.pcm.channels.map((c) => {
+              const x = new Float32Array(length);
+              x.set(c);
+              return x;
+            }),
+          };
+          t.input.paddedSec = r2((length - n) / fs);
+        }
+      }
+      return out;
+    });
+    const length = frameCount(tracks[0]!.pcm);
+
+    await ctx.stage('analyze', async (tick) => {
+      for (const t of tracks) {
+        let peak = 0;
+        for (const ch of t.pcm.channels) for (let i = 0; i < ch.length; i++) peak = Math.max(peak, Math.abs(ch[i]!));
+        const peakDb = peak > 0 ? 20 * Math.log10(peak) : -Infinity;
+        t.analysis = await analyzePcm(t.pcm, {
+          truePeaksDb: t.pcm.channels.map(() => peakDb),
+          tick: (f) => tick((t.index + f) / N),
+        });
+        t.input.integratedLufs = r2(t.analysis.integratedLufs);
+        t.input.samplePeakDbfs = r2(peakDb);
+        t.muted = !Number.isFinite(t.analysis.integratedLufs);
+      }
+    });
+    planLevels(tracks);
+    const masking = maskingCuts(tracks);
+    await ctx.stage('track-eq', async (tick) => {
+      for (const t of tracks) {
+        if (t.muted) continue;
+        const p = profileOf(t.settings.instrumentGroup);
+        const hp = t.settings.presenceSetting === 'LEAD' ? p.highpassHz * 0.8 : p.highpassHz;
+        t.eq = [
+          {
+            type: 'highpass',
+            freqHz: Math.round(hp),
+            gainDb: 0,
+            q: Math.SQRT1_2,
+            reason: `${t.settings.instrumentGroup} high-pass`,
+          },
+          ...p.eq.map((e) => ({ ...e, reason: `${t.settings.instrumentGroup}: ${e.reason}` })),
+          ...measuredEq(t.analysis!),
+          ...(masking.get(t.index) ?? []),
+        ];
+        await filterInPlace(t.pcm, sectionsOf(t.eq, fs), (f) => tick((t.index + f) / N));
+      }
+    });
+    await ctx.stage('compress', async (tick) => {
+      for (const t of tracks) {
+        if (t.muted) continue;
+        t.compression = await compressTrack(t.pcm, profileOf(t.settings.instrumentGroup).comp, (f) =>
+          tick((t.index + f) / N),
+        );
+      }
+    });
+    planPan(tracks);
+    await ctx.stage('pan', async (tick) => {
+      for (const t of tracks) {
+        if (!t.muted) {
+          const recentre = t.settings.panPreference !== 'NO_PREFERENCE' || t.pan.position !== 0;
+          t.pan.balanceCorrectionDb = applyPan(t.pcm, t.pan.position, t.pan.width, recentre);
+        }
+        await tick((t.index + 1) / N);
+      }
+    });
+    const reverb = STYLE_REVERB[style];
+    let returns = 0;
+    await ctx.stage('reverb', async (tick) => {
+      for (const t of tracks) {
+        const sendDb = REVERB_SEND_DB[t.settings.reverbPreference];
+        if (t.muted || !Number.isFinite(sendDb)) continue;
+        const db = sendDb + profileOf(t.settings.instrumentGroup).reverbTrimDb;
+        t.reverbSendDb = r2(db);
+        const g = Math.pow(10, db / 20);
+        const [L, R] = t.pcm.channels as [Float32Array, Float32Array];
+        const send: [Float32Array, Float32Array] = [L.map((v) => v * g), R.map((v) => v * g)];
+        // Keep the low end and the extreme top out of the reverb.
+        await filterInPlace({ channels: send }, [highpass(200, fs), peaking(9000, fs, -3, 0.7)]);
+        renderReverb(send, fs, reverb, L, R);
+        returns++;
+        await tick((t.index + 1) / N);
+      }
+    });
+    await ctx.stage('level', async (tick) => {
+      for (const t of tracks) {
+        if (t.muted) continue;
+        const now = integratedLufs(t.pcm.channels, fs);
+        t.gainDb = Number.isFinite(now) ? r2(t.targetLufs - now) : 0;
+        applyGain(t.pcm, Math.pow(10, t.gainDb / 20));
+        await tick((t.index + 1) / N);
+      }
+    });
+    // Bus: sum and glue compression.
+    const bus: Pcm = { sampleRate: fs, channels: [new Float32Array(length), new Float32Array(length)] };
+    const glue = await ctx.stage('bus', async (tick) => {
+      for (const t of tracks) {
+        if (t.muted) continue;
+        for (let c = 0; c < 2; c++) {
+          const dst = bus.channels[c]!;
+          const src = t.pcm.channels[c]!;
+          for (let i = 0; i < length; i++) dst[i] = dst[i]! + src[i]!;
+        }
+      }
+      const sumLufs = integratedLufs(bus.channels, fs);
+      let peak = 0;
+      for (const ch of bus.channels) for (let i = 0; i < ch.length; i++) peak = Math.max(peak, Math.abs(ch[i]!));
+      const settings = GLUE[style];
+      const report = await compressTrack(
+        bus,
+        { ratio: settings.ratio, attackMs: 30, releaseMs: 200, depthDb: settings.depthDb },
+        tick,
+      );
+      return { report, sumLufs, peakDb: peak > 0 ? 20 * Math.log10(peak) : -Infinity };
+    });
+    // Keep an unprocessed copy of the bus to fit the tracks onto the mix afterwards.
+    const mix = bus;
+    const before = await ctx.stage('analyze-mix', (tick) => analyzePcm(mix, { tick }));
+    if (!Number.isFinite(before.integratedLufs)) throw new InvalidOptionsError('every track is silent');
+    const chain = await masterChain(mix, before, null, { targetLufs, intensity: 'medium', style }, ctx);
+    const check = await ctx.stage('check', async (tick) => {
+      const hint = hintFromPrediction(chain.limiting.predictedPeaks, fs, fs);
+      const tp = await truePeaksDb(mix, tick, hint);
+      const worst = Math.max(...tp);
+      const trimDb = worst <= TRIM_ABOVE_DB ? 0 : TRUE_PEAK_CEILING_DBTP - 0.1 - worst;
+      if (trimDb !== 0) applyGain(mix, Math.pow(10, trimDb / 20));
+      return { trimDb, tp: tp.map((v) => v + trimDb) };
+    });
+
+    // Tracks as heard in the mix: the processed tracks (EQ, compression, pan, reverb share, level) scaled by the one
+    // gain that brings their sum to the loudness of the mix. The bus and mastering stages are not linear (dynamics,
+    // limiting) and shift phase (crossovers, all-passes), so the tracks do not add up to the mix sample for sample;
+    // they add up to it in level and balance.
+    const fit = await ctx.stage('tracks', async (tick) => {
+      const sum: Float32Array[] = [new Float32Array(length), new Float32Array(length)];
+      for (const t of tracks) {
+        if (t.muted) continue;
+        for (let c = 0; c < 2; c++) {
+          const dst = sum[c]!;
+          const src = t.pcm.channels[c]!;
+          for (let i = 0; i < length; i++) dst[i] = dst[i]! + src[i]!;
+        }
+      }
+      const sumLufs = integratedLufs(sum, fs);
+      const mixLufs = integratedLufs(mix.channels, fs);
+      const g = Number.isFinite(sumLufs) && Number.isFinite(mixLufs) ? Math.pow(10, (mixLufs - sumLufs) / 20) : 1;
+      const stats = new Map<number, TrackReport['inMix']>();
+      for (const t of tracks) {
+        applyGain(t.pcm, g);
+        let peak = 0;
+        for (const ch of t.pcm.channels) for (let i = 0; i < ch.length; i++) peak = Math.max(peak, Math.abs(ch[i]!));
+        const tp = t.muted ? [-Infinity] : await truePeaksDb(t.pcm, (f) => tick((t.index + f) / N));
+        const el = energyOf(t.pcm.channels[0]!);
+        const er = energyOf(t.pcm.channels[1]!);
+        stats.set(t.index, {
+          integratedLufs: r2(integratedLufs(t.pcm.channels, fs)),
+          balanceDb: el > 0 && er > 0 ? r2(10 * Math.log10(el / er)) : 0,
+          truePeakDbtp: r2(Math.max(...tp)),
+          encoding: peak >= 1 ? 'float32' : 'pcm24',
+        });
+      }
+      return { gainDb: r2(20 * Math.log10(Math.max(1e-12, g))), sumLufs: r2(sumLufs + 20 * Math.log10(g)), stats };
+    });
+
+    const mixPath = outputs.temp(MIX_FILES.mix);
+    const trackPaths = tracks.map((t) => outputs.temp(MIX_FILES.track(t.file)));
+    await ctx.stage('write', async (tick) => {
+      await writeWav(mixPath, mix, { encoding: 'pcm24', seed: 1, tick: (f) => tick(f / (N + 1)) });
+      for (const t of tracks) {
+        await writeWav(trackPaths[t.index]!, t.pcm, {
+          encoding: fit.stats.get(t.index)!.encoding,
+          seed: t.index + 2,
+          tick: (f) => tick((t.index + 1 + f) / (N + 1)),
+        });
+      }
+    });
+    const previewPath = outputs.temp(MIX_FILES.preview);
+    const window = await ctx.stage('preview', async () => {
+      const choice = choosePreview(mix);
+      await encodeMp3(extractPreview(mix, choice), previewPath, ctx);
+      return choice;
+    });
+    const after = await ctx.stage('after', (tick) => analyzePcm(mix, { tick, truePeaksDb: check.tp }));
+
+    const trackReports: TrackReport[] = tracks.map((t) => ({
+      name: t.name,
+      file: MIX_FILES.track(t.file),
+      settings: t.settings,
+      input: t.input,
+      decisions: {
+        eq: t.eq,
+        compression: t.compression,
+        targetLufs: r2(t.targetLufs),
+        targetReason: t.targetReason,
+        gainDb: t.gainDb,
+        pan: { ...t.pan, position: r2(t.pan.position) },
+        reverbSendDb: t.reverbSendDb,
+      },
+      inMix: fit.stats.get(t.index)!,
+      muted: t.muted,
+    }));
+    const report: MixReport = {
+      engine: ENGINE_VERSION,
+      settings: { style, sampleRate: fs, targetLufs, ceilingDbtp: TRUE_PEAK_CEILING_DBTP },
+      tracks: trackReports,
+      reverb: { ...reverb, returns },
+      bus: { glue: glue.report, sumLufs: r2(glue.sumLufs), sumPeakDbfs: r2(glue.peakDb) },
+      master: {
+        tonal: chain.tonal,
+        dynamics: chain.dynamics,
+        stereo: chain.stereo,
+        limiter: {
+          inputGainDb: chain.limiting.search.gainDb,
+          maxReductionDb: chain.limiting.search.stats.maxReductionDb,
+          correctionDb: chain.limiting.correctionDb,
+        },
+        outputTrimDb: check.trimDb,
+      },
+      tracksToMix: { gainDb: fit.gainDb, sumOfTracksLufs: fit.sumLufs },
+      before,
+      after,
+      preview: window,
+      output: {
+        file: MIX_FILES.mix,
+        sampleRate: fs,
+        bitDepth: 24,
+        integratedLufs: after.integratedLufs,
+        truePeakDbtp: after.truePeakDbtp,
+      },
+      timings: ctx.timings,
+    };
+    const reportPath = outputs.temp(MIX_FILES.report);
+    await writeFile(reportPath, reportJson(report));
+    const done = await outputs.commit();
+    const trackOutputs: Record<string, string> = {};
+    for (const t of tracks) trackOutputs[t.name] = done[MIX_FILES.track(t.file)]!;
+    return {
+      kind: 'mix',
+      outputs: {
+        mix: done[MIX_FILES.mix]!,
+        tracks: trackOutputs,
+        preview: done[MIX_FILES.preview]!,
+        report: done[MIX_FILES.report]!,
+      },
+      report,
+      durationSec: length / fs,
+      timings: ctx.timings,
+    };
+  } catch (error) {
+    await outputs.discard();
+    throw error;
+  }
+}

@@ -1,0 +1,75 @@
+/** The mixing report (`report.json`): every decision per track, the bus, the mastering chain and the result. */
+import type { AnalysisReport } from '../analysis/analyze';
+import type { ChainResult } from '../master/master';
+import type { PreviewChoice } from '../master/preview';
+import type { InstrumentGroup, MusicalStyle, PanPreference, PresenceSetting, ReverbPreference } from '../types';
+import type { CompressorReport } from './compressor';
+import type { ReverbParams } from './reverb';
+
+export interface EqDecision {
+  type: 'highpass' | 'peaking' | 'lowShelf' | 'highShelf';
+  freqHz: number;
+  gainDb: number;
+  q: number;
+  reason: string;
+}
+
+export interface TrackReport {
+  name: string;
+  /** `tracks/<file>`. */
+  file: string;
+  settings: {
+    instrumentGroup: InstrumentGroup;
+    groupSource: 'given' | 'guessed';
+    presenceSetting: PresenceSetting;
+    panPreference: PanPreference;
+    reverbPreference: ReverbPreference;
+  };
+  input: {
+    sampleRate: number;
+    channels: number;
+    durationSec: number;
+    integratedLufs: number;
+    samplePeakDbfs: number;
+    resampled: boolean;
+    paddedSec: number;
+  };
+  decisions: {
+    eq: EqDecision[];
+    compression: CompressorReport | null;
+    /** Loudness aimed at before the bus, LUFS, and why. */
+    targetLufs: number;
+    targetReason: string;
+    gainDb: number;
+    pan: { position: number; width: number; reason: string; balanceCorrectionDb?: number };
+    reverbSendDb: number | null;
+  };
+  /** The track as heard in the mix (`tracks/<file>`): loudness and left/right balance. */
+  inMix: { integratedLufs: number; balanceDb: number; truePeakDbtp: number; encoding: 'pcm24' | 'float32' };
+  muted: boolean;
+}
+
+export interface MixReport {
+  engine: string;
+  settings: { style: MusicalStyle; sampleRate: number; targetLufs: number; ceilingDbtp: number };
+  tracks: TrackReport[];
+  reverb: ReverbParams & { returns: number };
+  bus: { glue: CompressorReport; sumLufs: number; sumPeakDbfs: number };
+  master: {
+    tonal: ChainResult['tonal'];
+    dynamics: ChainResult['dynamics'];
+    stereo: ChainResult['stereo'];
+    limiter: { inputGainDb: number; maxReductionDb: number; correctionDb: number };
+    outputTrimDb: number;
+  };
+  /**
+   * The gain that takes the processed tracks to the level they have in the mix (their sum matched to the mix's
+   * loudness), dB, and the loudness of their sum after it.
+   */
+  tracksToMix: { gainDb: number; sumOfTracksLufs: number };
+  before: AnalysisReport;
+  after: AnalysisReport;
+  preview: PreviewChoice;
+  output: { file: string; sampleRate: number; bitDepth: number; integratedLufs: number; truePeakDbtp: number };
+  timings: Record<string, number>;
+}

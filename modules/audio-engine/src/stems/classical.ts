@@ -1,0 +1,550 @@
+/**
+ * The built-in (classical, model-free) separator. One STFT (about 93 ms frames, 75 % overlap), then:
+ *
+ * 1. Harmonic/percussive split by median filtering (Fitzgerald 2010): a time median (about 0.25 s) estimates the
+ *    sustained part of each bin, a frequency median (about 300 Hz) the broadband part; their ratio gives soft masks.
+ *    Percussive energy is the drum stem's, and so is noise-like energy above 3-6 kHz (hats and cymbal wash, which
+ *    sustain and would otherwise count as harmonic).
+ * 2. Centre channel: the inter-channel similarity of each bin (Avendano & Jot, "A frequency-domain approach to
+ *    multichannel upmix", JAES 2004) says how close to the centre it sits. Lead vocals are mixed to the centre.
+ * 3. Vocal pitch: the predominant melody is tracked on the centre-weighted harmonic spectrogram (pitch.ts); the bins
+ *    on its harmonic series (with a tolerance for vibrato) form the vocal mask.
+ * 4. Bass: the harmonic, non-vocal energy below 100 Hz, fading out by 220 Hz, plus the harmonics of the bass
+ *    line's own tracked pitch up to 350 Hz.
+ * 5. Guitars (guitars mode): the pitched, non-vocal, non-bass energy of the 80 Hz - 6 kHz range that sits away from
+ *    the centre. This is a placement heuristic, not an instrument model: keys panned like guitars land there too.
+ * 6. Other: whatever remains, so the masks sum to one in every bin.
+ * 7. Multichannel Wiener filtering (Duong, Vincent & Gribonval 2010; as in Nugraha et al. and the open-unmix
+ *    "norbert" post-filter): each source gets a power spectrogram from its mask and a 2x2 spatial covariance per
+ *    frequency estimated from its masked estimate; every source's STFT is v_j R_j (sum_k v_k R_k)^-1 x. The filters
+ *    sum to the identity, so the stems still sum to the mixture, and panned sources are separated by position as well
+ *    as by mask.
+ *
+ * The last stem is the mixture minus the others in the time domain, so the stems sum to the input to rounding.
+ */
+import type { Tick } from '../job/context';
+import { type Pcm, frameCount } from '../pcm';
+import type { SeparatedStem } from '../types';
+import { SlidingMedian } from './median';
+import { trackPitch } from './pitch';
+import { InverseStft, type Spectrogram, separationFftSize, stft } from './stft';
+
+export interface ClassicalDecisions {
+  method: 'classical';
+  fftSize: number;
+  hop: number;
+  harmonicMedianFrames: number;
+  percussiveMedianBins: number;
+  /** Share of frames where a vocal pitch was found. */
+  vocalVoicedShare: number;
+  /** Median vocal pitch over voiced frames, Hz (null when none). */
+  vocalMedianF0Hz: number | null;
+  /** Share of frames where a bass pitch was found. */
+  bassVoicedShare: number;
+  wienerIterations: number;
+}
+
+export interface ClassicalResult {
+  stems: Map<SeparatedStem, Pcm>;
+  decisions: ClassicalDecisions;
+}
+
+const EPS = 1e-12;
+/**
+ * Tuning. These values were chosen on the three tuning songs of the evaluation (see docs/engine.md: the evaluation
+ * also reports songs that were not used for tuning).
+ */
+const TUNING = {
+  /** Half-length of the harmonic (time) median, seconds. */
+  harmonicHalfSec: 0.12,
+  /** Half-width of the percussive (frequency) median, Hz. */
+  percussiveHalfHz: 150,
+  /** Exponent of the harmonic/percussive soft mask. */
+  hpssPower: 2,
+  /** Inter-channel similarity mapped to the centre weight: 0 at or below `centreLow`, 1 at or above `centreHigh`. */
+  centreLow: 0.6,
+  centreHigh: 0.95,
+  /** Vocal comb half-width, cents (beyond the window's own main lobe). */
+  vocalCombCents: 40,
+  vocalMaxHz: 8000,
+  /** Exponent of the centre weight in the vocal mask (0.5 lets slightly off-centre doubles through). */
+  vocalCentreExponent: 0.5,
+  /** Melody tracking: voicing threshold, and the salience floor (dB below the song's 95th percentile). */
+  voicingThreshold: 0.4,
+  salienceFloorDb: -13,
+  /** The harmonic low end counts as bass below `bassLowHz`, fading out by `bassHighHz`. */
+  bassLowHz: 100,
+  bassHighHz: 220,
+  /** The bass line's tracked harmonics are claimed up to this frequency. */
+  bassCombMaxHz: 350,
+  bassCombCents: 25,
+  /** Noise-like bins above these frequencies lean to the drums (fade-in range), by local flatness 0.35 .. 0.7. */
+  airLowHz: 3000,
+  airHighHz: 6000,
+  flatLow: 0.35,
+  flatHigh: 0.7,
+  /** Wiener source variance = mask^exponent x mixture power. */
+  varianceExponent: 1,
+} as const;
+
+const smoothstep = (x: number, a: number, b: number): number => {
+  const t = Math.min(1, Math.max(0, (x - a) / (b - a)));
+  return t * t * (3 - 2 * t);
+};
+
+/** Sources produced for a set of requested stems (other is always last). */
+function sourceList(stems: readonly SeparatedStem[]): SeparatedStem[] {
+  const order: SeparatedStem[] = ['vocals', 'drums', 'bass', 'guitars', 'piano'];
+  const list = order.filter((s) => stems.includes(s) && s !== 'piano');
+  list.push('other');
+  return list;
+}
+
+/**
+ * Separates `pcm` into `stems` (any of vocals, drums, bass, guitars; `other` always comes last and takes the rest).
+ * Stems not requested are part of `other`.
+ */
+export async function separateClassical(
+  pcm: Pcm,
+  stems: readonly SeparatedStem[],
+  tick: Tick = async () => undefined,
+): Promise<ClassicalResult> {
+  const fs = pcm.sampleRate;
+  const length = frameCount(pcm);
+  const chans = pcm.channels.slice(0, 2);
+  const C = chans.length;
+  const n = separationFftSize(fs);
+  const spec = await stft(chans, n, (f) => tick(0.12 * f));
+  const { bins, frames, hop } = spec;
+  const binHz = fs / n;
+  const cells = frames * bins;
+
+  // Power (mean over channels) and magnitude.
+  const power = new Float32Array(cells);
+  for (let c = 0; c < C; c++) {
+    const R = spec.re[c]!;
+    const I = spec.im[c]!;
+    for (let i = 0; i < cells; i++) power[i] = power[i]! + (R[i]! * R[i]! + I[i]! * I[i]!) / C;
+  }
+  const mag = new Float32Array(cells);
+  for (let i = 0; i < cells; i++) mag[i] = Math.sqrt(power[i]!);
+  await tick(0.14);
+
+  // 1. Harmonic / percussive medians.
+  const hopSec = hop / fs;
+  const lt = Math.max(3, 2 * Math.round(TUNING.harmonicHalfSec / hopSec) + 1);
+  const lf = Math.max(3, 2 * Math.round(TUNING.percussiveHalfHz / binHz) + 1);
+  const harm = new Float32Array(cells);
+  const perc = new Float32Array(cells);
+  const mt = new SlidingMedian(lt);
+  for (let k = 0; k < bins; k++) {
+    mt.run(mag, k, bins, frames, harm, k, bins);
+    if ((k & 63) === 63) await tick(0.14 + (0.12 * k) / bins);
+  }
+  const mf = new SlidingMedian(lf);
+  for (let t = 0; t < frames; t++) {
+    mf.run(mag, t * bins, 1, bins, perc, t * bins, 1);
+    if ((t & 255) === 255) await tick(0.26 + (0.08 * t) / frames);
+  }
+  // wP: the percussive share; `perc` (the frequency median) stays as the local noise level, `harm` is reused below.
+  const wP = new Float32Array(cells);
+  const pw = TUNING.hpssPower;
+  for (let t = 0; t < frames; t++) {
+    for (let k = 0; k < bins; k++) {
+      const i = t * bins + k;
+      const h = pw === 2 ? harm[i]! * harm[i]! : Math.pow(harm[i]!, pw);
+      const p = pw === 2 ? perc[i]! * perc[i]! : Math.pow(perc[i]!, pw);
+      wP[i] = p / (h + p + EPS);
+    }
+  }
+  const noise = perc;
+
+  // 2. Centre weight per bin (1 in the centre, 0 beyond a pan of about 0.5), and the pan side (-1 left .. +1 right).
+  const centre = (i: number): number => {
+    if (C < 2) return 1;
+    const lr = spec.re[0]![i]!;
+    const li = spec.im[0]![i]!;
+    const rr = spec.re[1]![i]!;
+    const ri = spec.im[1]![i]!;
+    const el = lr * lr + li * li;
+    const er = rr * rr + ri * ri;
+    const psi = (2 * (lr * rr + li * ri)) / (el + er + EPS);
+    return smoothstep(psi, TUNING.centreLow, TUNING.centreHigh);
+  };
+  const panOf = (i: number): number => {
+    if (C < 2) return 0;
+    const el = spec.re[0]![i]! ** 2 + spec.im[0]![i]! ** 2;
+    const er = spec.re[1]![i]! ** 2 + spec.im[1]![i]! ** 2;
+    return (Math.sqrt(er) - Math.sqrt(el)) / (Math.sqrt(er) + Math.sqrt(el) + EPS);
+  };
+
+  // Comb weights: distance (in bins) from the nearest harmonic of f0, with a tolerance growing with frequency.
+  const comb = (f0: number, k: number, maxHz: number, widthCents: number): number => {
+    if (f0 <= 0) return 0;
+    const f = k * binHz;
+    if (f < f0 * 0.5 || f > maxHz) return 0;
+    const h = Math.max(1, Math.round(f / f0));
+    const d = Math.abs(f - h * f0) / binHz;
+    const sigma = Math.max(1.2, (h * f0 * (Math.pow(2, widthCents / 1200) - 1)) / binHz);
+    return Math.exp(-0.5 * (d / sigma) ** 2);
+  };
+
+  const sal = harm;
+  // 3. Bass pitch on the low harmonic magnitude (all positions).
+  let bassF0: Float32Array = new Float32Array(frames);
+  if (stems.includes('bass')) {
+    const lp = Float64Array.from({ length: bins }, (_, k) => 1 - smoothstep(k * binHz, 400, 1200));
+    for (let t = 0; t < frames; t++) {
+      for (let k = 0; k < bins; k++) {
+        const i = t * bins + k;
+        sal[i] = mag[i]! * (1 - wP[i]!) * lp[k]!;
+      }
+    }
+    const track = await trackPitch(
+      sal,
+      {
+        sampleRate: fs,
+        fftSize: n,
+        bins,
+        frames,
+        fminHz: 28,
+        fmaxHz: 260,
+        maxHarmonicHz: 1200,
+        voicingThreshold: 0.25,
+        salienceFloorDb: -20,
+        jumpCost: 0.2,
+      },
+      (f) => tick(0.5 + 0.06 * f),
+    );
+    bassF0 = track.f0;
+  }
+
+  // 4. Vocal pitch on the centre-weighted harmonic magnitude.
+  const wantVocals = stems.includes('vocals');
+  let vocalF0: Float32Array = new Float32Array(frames);
+  if (wantVocals) {
+    // Centre-weighted harmonic magnitude, without the bass register (whose partials would otherwise win).
+    const hp = Float64Array.from({ length: bins }, (_, k) => smoothstep(k * binHz, 150, 300));
+    for (let t = 0; t < frames; t++) {
+      for (let k = 0; k < bins; k++) {
+        const i = t * bins + k;
+        sal[i] = mag[i]! * (1 - wP[i]!) * centre(i) * hp[k]!;
+      }
+    }
+    await tick(0.36);
+    const track = await trackPitch(
+      sal,
+      {
+        sampleRate: fs,
+        fftSize: n,
+        bins,
+        frames,
+        fminHz: 100,
+        fmaxHz: 1000,
+        maxHarmonicHz: 5000,
+        voicingThreshold: TUNING.voicingThreshold,
+        salienceFloorDb: TUNING.salienceFloorDb,
+      },
+      (f) => tick(0.36 + 0.14 * f),
+    );
+    vocalF0 = track.f0;
+  }
+  // 5. Source weights per bin (they sum to one): drums = wP, then within the harmonic part vocals, bass, guitars,
+  // and the rest. Computed per frame when needed (both Wiener passes) rather than stored.
+  const sources = sourceList(stems);
+  const S = sources.length;
+  const idx = (s: SeparatedStem) => sources.indexOf(s);
+  const iV = idx('vocals');
+  const iD = idx('drums');
+  const iB = idx('bass');
+  const iG = idx('guitars');
+  const iO = idx('other');
+  const lowBass = Float64Array.from(
+    { length: bins },
+    (_, k) => 1 - smoothstep(k * binHz, TUNING.bassLowHz, TUNING.bassHighHz),
+  );
+  // Above 4 kHz, noise-like bins (the local frequency median close to the bin's own level) belong to the cymbals
+  // and hats even when they sustain (a ride or crash wash looks harmonic to the time median).
+  const airy = Float64Array.from({ length: bins }, (_, k) => smoothstep(k * binHz, TUNING.airLowHz, TUNING.airHighHz));
+  const guitarBand = Float64Array.from(
+    { length: bins },
+    (_, k) => smoothstep(k * binHz, 60, 100) * (1 - smoothstep(k * binHz, 5000, 7000)),
+  );
+  const frameWeights = (t: number, w: Float64Array): void => {
+    const fv = vocalF0[t]!;
+    const fb = bassF0[t]!;
+    const o = t * bins;
+    for (let k = 0; k < bins; k++) {
+      const i = o + k;
+      const wo = k * S;
+      let rest = 1;
+      if (iD >= 0) {
+        let d = wP[i]!;
+        if (airy[k]! > 0) {
+          const flat = Math.min(1, noise[i]! / (mag[i]! + EPS));
+          d = Math.max(d, airy[k]! * smoothstep(flat, TUNING.flatLow, TUNING.flatHigh));
+        }
+        w[wo + iD] = d;
+        rest -= d;
+      }
+      if (iV >= 0) {
+        const v =
+          fv > 0
+            ? rest *
+              comb(fv, k, TUNING.vocalMaxHz, TUNING.vocalCombCents) *
+              Math.pow(centre(i), TUNING.vocalCentreExponent)
+            : 0;
+        w[wo + iV] = v;
+        rest -= v;
+      }
+      if (iB >= 0) {
+        const v = rest * Math.max(lowBass[k]!, comb(fb, k, TUNING.bassCombMaxHz, TUNING.bassCombCents));
+        w[wo + iB] = v;
+        rest -= v;
+      }
+      if (iG >= 0) {
+        const v = guitarBand[k]! > 0 ? rest * guitarBand[k]! * smoothstep(Math.abs(panOf(i)), 0.1, 0.35) : 0;
+        w[wo + iG] = v;
+        rest -= v;
+      }
+      w[wo + iO] = Math.max(0, rest);
+    }
+  };
+
+  // 6. Multichannel Wiener filter, overlap-added frame by frame into every source but the last.
+  const outputs: Float32Array[][] = sources.slice(0, -1).map(() => chans.map(() => new Float32Array(length)));
+  const inv = new InverseStft(spec);
+  await wienerFilter(spec, power, S, frameWeights, (t, j, c, re, im) => inv.addFrame(re, im, 0, t, outputs[j]![c]!), {
+    skipLast: true,
+    iterations: 1,
+    varianceExponent: TUNING.varianceExponent,
+    tick: (f) => tick(0.56 + 0.42 * f),
+  });
+  // 7. The last source is the mixture minus the others.
+  const last: Float32Array[] = chans.map((x, c) => {
+    const y = x.slice();
+    for (const s of outputs) {
+      const z = s[c]!;
+      for (let i = 0; i < length; i++) y[i] = y[i]! - z[i]!;
+    }
+    return y;
+  });
+  const result = new Map<SeparatedStem, Pcm>();
+  sources.forEach((s, j) => result.set(s, { sampleRate: fs, channels: j < S - 1 ? outputs[j]! : last }));
+  await tick(1);
+
+  const voiced = Array.from(vocalF0).filter((v) => v > 0);
+  voiced.sort((a, b) => a - b);
+  return {
+    stems: result,
+    decisions: {
+      method: 'classical',
+      fftSize: n,
+      hop,
+      harmonicMedianFrames: lt,
+      percussiveMedianBins: lf,
+      vocalVoicedShare: Math.round((voiced.length / frames) * 1000) / 1000,
+      vocalMedianF0Hz: voiced.length ? Math.round(voiced[voiced.length >> 1]! * 10) / 10 : null,
+      bassVoicedShare: Math.round((Array.from(bassF0).filter((v) => v > 0).length / frames) * 1000) / 1000,
+      wienerIterations: 1,
+    },
+  };
+}
+
+export interface WienerOptions {
+  /** Do not compute the last source (the caller derives it as the mixture minus the others). */
+  skipLast?: boolean;
+  /** Filtering passes; each pass but the last re-estimates the spatial covariances from its output. Default 1. */
+  iterations?: number;
+  /** Source variance = mask^exponent x mixture power. Default 2. */
+  varianceExponent?: number;
+  tick?: Tick;
+}
+
+/**
+ * Multichannel Wiener filtering of the mixture STFT with one spectral variance v_j = w_j^e P and one 2x2 spatial
+ * covariance R_j(f) per source (time-invariant: panning does not move within a song), estimated from the masked
+ * mixture. For mono input it reduces to the single-channel Wiener gains w_j^e / sum_k w_k^e. `weightsOf(t, w)` fills
+ * the S mask values of every bin of frame t (w[k * S + j]); `emit(t, j, c, re, im)` receives each source's filtered
+ * frame (bins of channel c).
+ */
+export async function wienerFilter(
+  spec: Spectrogram,
+  power: Float32Array,
+  S: number,
+  weightsOf: (t: number, w: Float64Array) => void,
+  emit: (t: number, j: number, c: number, re: Float64Array, im: Float64Array) => void,
+  options: WienerOptions = {},
+): Promise<void> {
+  const { bins, frames } = spec;
+  const C = spec.re.length;
+  const tick = options.tick ?? (async () => undefined);
+  const J = options.skipLast ? S - 1 : S;
+  const vexp = options.varianceExponent ?? 2;
+  const pw = (x: number) => (vexp === 1 ? x : vexp === 2 ? x * x : Math.pow(x, vexp));
+  const w = new Float64Array(bins * S);
+  const fre = Array.from({ length: S * C }, () => new Float64Array(bins));
+  const fim = Array.from({ length: S * C }, () => new Float64Array(bins));
+  if (C === 1) {
+    const X = spec.re[0]!;
+    const Y = spec.im[0]!;
+    for (let t = 0; t < frames; t++) {
+      weightsOf(t, w);
+      const o = t * bins;
+      for (let k = 0; k < bins; k++) {
+        let sum = 0;
+        for (let j = 0; j < S; j++) sum += pw(w[k * S + j]!);
+        for (let j = 0; j < J; j++) {
+          const g = sum > 0 ? pw(w[k * S + j]!) / sum : j === S - 1 ? 1 : 0;
+          fre[j]![k] = g * X[o + k]!;
+          fim[j]![k] = g * Y[o + k]!;
+        }
+      }
+      for (let j = 0; j < J; j++) emit(t, j, 0, fre[j]!, fim[j]!);
+      if ((t & 127) === 127) await tick(t / frames);
+    }
+    return;
+  }
+  const [XLr, XRr] = spec.re as [Float32Array, Float32Array];
+  const [XLi, XRi] = spec.im as [Float32Array, Float32Array];
+  // Spatial covariances: R_j(f) = sum_t w^2 x x^H, normalised to unit trace and regularised.
+  const r11 = new Float64Array(S * bins);
+  const r22 = new Float64Array(S * bins);
+  const r12r = new Float64Array(S * bins);
+  const r12i = new Float64Array(S * bins);
+  for (let t = 0; t < frames; t++) {
+    weightsOf(t, w);
+    const o = t * bins;
+    for (let k = 0; k < bins; k++) {
+      const i = o + k;
+      const lr = XLr[i]!;
+      const li = XLi[i]!;
+      const rr = XRr[i]!;
+      const ri = XRi[i]!;
+      const a = lr * lr + li * li;
+      const b = rr * rr + ri * ri;
+      // x_L conj(x_R)
+      const cr = lr * rr + li * ri;
+      const ci = li * rr - lr * ri;
+      for (let j = 0; j < S; j++) {
+        const wj = w[k * S + j]!;
+        const w2 = wj * wj;
+        if (w2 === 0) continue;
+        const q = j * bins + k;
+        r11[q] = r11[q]! + w2 * a;
+        r22[q] = r22[q]! + w2 * b;
+        r12r[q] = r12r[q]! + w2 * cr;
+        r12i[q] = r12i[q]! + w2 * ci;
+      }
+    }
+    if ((t & 255) === 255) await tick((0.35 * t) / frames);
+  }
+  const normalise = () => {
+    for (let q = 0; q < S * bins; q++) {
+      const tr = r11[q]! + r22[q]!;
+      if (tr <= 0) {
+        r11[q] = 0.5;
+        r22[q] = 0.5;
+        r12r[q] = 0;
+        r12i[q] = 0;
+        continue;
+      }
+      // Unit trace (the variance carries the level), plus a small diagonal load so no source is exactly rank one.
+      const g = 1 / tr;
+      r11[q] = r11[q]! * g + 0.01;
+      r22[q] = r22[q]! * g + 0.01;
+      r12r[q] = r12r[q]! * g;
+      r12i[q] = r12i[q]! * g;
+    }
+  };
+  normalise();
+  const passes = Math.max(1, Math.round(options.iterations ?? 1));
+  const n11 = new Float64Array(S * bins);
+  const n22 = new Float64Array(S * bins);
+  const n12r = new Float64Array(S * bins);
+  const n12i = new Float64Array(S * bins);
+  const v = new Float64Array(S);
+  for (let pass = 0; pass < passes; pass++) {
+    const final = pass === passes - 1;
+    const JJ = final ? J : S;
+    for (let t = 0; t < frames; t++) {
+      weightsOf(t, w);
+      const o = t * bins;
+      for (let k = 0; k < bins; k++) {
+        const i = o + k;
+        const P = power[i]!;
+        let s11 = 1e-12 + P * 1e-6;
+        let s22 = s11;
+        let s12r = 0;
+        let s12i = 0;
+        for (let j = 0; j < S; j++) {
+          const wj = w[k * S + j]!;
+          const vj = pw(wj) * P;
+          v[j] = vj;
+          const q = j * bins + k;
+          s11 += vj * r11[q]!;
+          s22 += vj * r22[q]!;
+          s12r += vj * r12r[q]!;
+          s12i += vj * r12i[q]!;
+        }
+        // Inverse of the Hermitian [[s11, s12], [conj(s12), s22]] applied to x.
+        const inv = 1 / (s11 * s22 - (s12r * s12r + s12i * s12i));
+        const lr = XLr[i]!;
+        const li = XLi[i]!;
+        const rr = XRr[i]!;
+        const ri = XRi[i]!;
+        const zLr = (s22 * lr - (s12r * rr - s12i * ri)) * inv;
+        const zLi = (s22 * li - (s12r * ri + s12i * rr)) * inv;
+        const zRr = (s11 * rr - (s12r * lr + s12i * li)) * inv;
+        const zRi = (s11 * ri - (s12r * li - s12i * lr)) * inv;
+        for (let j = 0; j < JJ; j++) {
+          const vj = v[j]!;
+          const L = j * C;
+          if (vj === 0) {
+            fre[L]![k] = 0;
+            fim[L]![k] = 0;
+            fre[L + 1]![k] = 0;
+            fim[L + 1]![k] = 0;
+            continue;
+          }
+          const q = j * bins + k;
+          const a = r11[q]!;
+          const d = r22[q]!;
+          const br = r12r[q]!;
+          const bi = r12i[q]!;
+          // y = v R z, R = [[a, b], [conj(b), d]]
+          const yLr = vj * (a * zLr + br * zRr - bi * zRi);
+          const yLi = vj * (a * zLi + br * zRi + bi * zRr);
+          const yRr = vj * (br * zLr + bi * zLi + d * zRr);
+          const yRi = vj * (br * zLi - bi * zLr + d * zRi);
+          if (final) {
+            fre[L]![k] = yLr;
+            fim[L]![k] = yLi;
+            fre[L + 1]![k] = yRr;
+            fim[L + 1]![k] = yRi;
+          } else {
+            n11[q] = n11[q]! + yLr * yLr + yLi * yLi;
+            n22[q] = n22[q]! + yRr * yRr + yRi * yRi;
+            n12r[q] = n12r[q]! + yLr * yRr + yLi * yRi;
+            n12i[q] = n12i[q]! + yLi * yRr - yLr * yRi;
+          }
+        }
+      }
+      if (final)
+        for (let j = 0; j < J; j++) for (let c = 0; c < C; c++) emit(t, j, c, fre[j * C + c]!, fim[j * C + c]!);
+      if ((t & 127) === 127) await tick(0.35 + (0.65 * (pass + t / frames)) / passes);
+    }
+    if (!final) {
+      // Spatial covariances re-estimated from the filtered sources (one EM step on R, variances kept).
+      r11.set(n11);
+      r22.set(n22);
+      r12r.set(n12r);
+      r12i.set(n12i);
+      n11.fill(0);
+      n22.fill(0);
+      n12r.fill(0);
+      n12i.fill(0);
+      normalise();
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/** The stems report (`stems.json`). */
+import type { PreviewChoice } from '../master/preview';
+import type { SeparatedStem, StemMode } from '../types';
+import type { ClassicalDecisions } from './classical';
+
+export interface StemEntry {
+  name: SeparatedStem;
+  file: string;
+  preview: string;
+  durationSec: number;
+  integratedLufs: number;
+  truePeakDbtp: number;
+  rmsDbfs: number;
+  energyShareDb: number;
+  source: 'classical' | 'neural';
+  encoding: 'pcm24' | 'float32';
+}
+
+export interface StemsReport {
+  engine: string;
+  mode: StemMode;
+  input: { file: string; container: string; codec: string | null; sampleRate: number; channels: number };
+  sampleRate: number;
+  channels: number;
+  durationSec: number;
+  /** The stems in the spec's order (`other` last). */
+  order: SeparatedStem[];
+  stems: StemEntry[];
+  original: { file: string; preview: string };
+  /** The 30 s window every preview is cut at (chosen on the mixture, as the mastering preview). */
+  preview: PreviewChoice;
+  /** Energy of the input over the energy of (input - sum of the stems), dB, on the floating-point stems. */
+  mixtureConsistencyDb: number;
+  separator: {
+    /** classical, neural, or neural for the model's stem and classical for the rest. */
+    kind: 'classical' | 'neural' | 'neural+classical';
+    model: { file: string; primary: string; nFft: number; dimF: number; dimT: number; hop: number } | null;
+    classical: ClassicalDecisions | null;
+  };
+  /** What a classical separator can and cannot do (shown with the result). */
+  note: string;
+  timings: Record<string, number>;
+}
+
+export const CLASSICAL_NOTE =
+  'Separated by signal processing, without a trained model: drums by their transients, bass by its register and ' +
+  'pitch, the lead vocal by its pitch and its place in the centre of the stereo image. Expect bleed between stems ' +
+  '(reverb, backing vocals and centred instruments in the vocal stem, plucked attacks in the drum stem). The stems ' +
+  'always add up to the original.';
+
+export const NEURAL_NOTE =
+  'Separated by the configured neural model for its stem; any other stem by signal processing. The stems always add up ' +
+  'to the original.';
