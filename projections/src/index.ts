@@ -1,4 +1,5 @@
 import type { AnyProjection } from '@kora/kernel';
+import { mixSessionsProjection, mixTracksProjection } from './mixing/mix-sessions.projection';
 import { notificationsProjection } from './notifications/notifications.projection';
 import { preferencesProjection } from './preferences/preferences.projection';
 import { profilesProjection } from './profiles/profiles.projection';
@@ -19,4 +20,6 @@ export const allProjections: readonly AnyProjection[] = [
   tracksProjection,
   libraryProjection,
   engineSpeedProjection,
+  mixSessionsProjection,
+  mixTracksProjection,
 ];

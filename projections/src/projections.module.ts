@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { GetMixSessionHandler, GetMixTrackHandler, ListMixSessionsHandler } from './mixing/mix-sessions.queries';
 import { GetNotificationHandler, GetNotificationsHandler } from './notifications/notifications.queries';
 import {
   CountTracksInProgressHandler,
@@ -17,6 +18,9 @@ import {
 /** The read side's query handlers: modules ask through the query bus with the query classes of their contracts. */
 @Module({
   providers: [
+    GetMixSessionHandler,
+    ListMixSessionsHandler,
+    GetMixTrackHandler,
     GetTrackHandler,
     ListTracksHandler,
     CountTracksInProgressHandler,

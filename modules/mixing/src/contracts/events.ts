@@ -1,0 +1,72 @@
+import type { DomainEvent } from '@kora/kernel';
+
+/** Per-track settings of a mix (the spec's track settings entry). */
+export interface MixTrackSettings {
+  instrumentGroup: string;
+  presenceSetting: 'NORMAL' | 'LEAD' | 'BACKGROUND';
+  panPreference: 'NO_PREFERENCE' | 'LEFT' | 'CENTRE' | 'RIGHT';
+  reverbPreference: 'NONE' | 'LOW' | 'MEDIUM' | 'HIGH';
+}
+
+export interface MixTrackFile {
+  trackId: string;
+  filename: string;
+  fileKey: string;
+  fileSize: number;
+  durationSec: number;
+  sampleRate: number;
+  channels: number;
+}
+
+export type MixSessionStatus = 'CREATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+
+export type MixSessionCreated = DomainEvent<
+  'MixSessionCreated',
+  { sessionId: string; ownerId: string; name: string; mixingStyle: string; sampleRate: 44100 | 48000 }
+>;
+export type MixSessionChanged = DomainEvent<'MixSessionChanged', { mixingStyle: string; sampleRate: 44100 | 48000 }>;
+export type MixTrackAdded = DomainEvent<'MixTrackAdded', MixTrackFile & { settings: MixTrackSettings }>;
+export type MixTrackSettingsChanged = DomainEvent<
+  'MixTrackSettingsChanged',
+  { trackId: string; settings: MixTrackSettings }
+>;
+export type MixTrackRemoved = DomainEvent<'MixTrackRemoved', { trackId: string; fileKey: string }>;
+export type MixRequested = DomainEvent<'MixRequested', { jobId: string }>;
+export type MixStarted = DomainEvent<'MixStarted', { jobId: string; workerId: string; attempt: number }>;
+export type MixReady = DomainEvent<
+  'MixReady',
+  {
+    jobId: string;
+    /** Blob keys: mix, preview, report, and `track-<trackId>` for each processed track. */
+    files: Record<string, string>;
+    processingSeconds: number;
+    durationSec: number;
+  }
+>;
+export type MixFailed = DomainEvent<'MixFailed', { jobId: string; code: string; message: string }>;
+export type MixCancelled = DomainEvent<'MixCancelled', { jobId: string }>;
+
+export type MixEvent =
+  | MixSessionCreated
+  | MixSessionChanged
+  | MixTrackAdded
+  | MixTrackSettingsChanged
+  | MixTrackRemoved
+  | MixRequested
+  | MixStarted
+  | MixReady
+  | MixFailed
+  | MixCancelled;
+
+export const MIX_EVENT_TYPES = [
+  'MixSessionCreated',
+  'MixSessionChanged',
+  'MixTrackAdded',
+  'MixTrackSettingsChanged',
+  'MixTrackRemoved',
+  'MixRequested',
+  'MixStarted',
+  'MixReady',
+  'MixFailed',
+  'MixCancelled',
+] as const satisfies readonly MixEvent['type'][];

@@ -1,0 +1,199 @@
+import { CodedError, type Decider } from '@kora/kernel';
+import type { MixEvent, MixSessionStatus, MixTrackFile, MixTrackSettings } from '../contracts/events';
+
+export const MAX_TRACKS = 5;
+export const MIN_TRACKS = 2;
+export const MAX_ATTEMPTS = 3;
+
+export class MixError extends CodedError {
+  readonly status: number;
+  constructor(
+    readonly code: string,
+    message: string,
+    status = 400,
+    details?: Record<string, unknown>,
+  ) {
+    super(message, details);
+    this.status = status;
+  }
+}
+
+export const sessionNotFound = (): MixError => new MixError('mixing.sessionNotFound', 'Mixing session not found', 404);
+
+export interface SessionState {
+  exists: boolean;
+  status: MixSessionStatus;
+  mixingStyle: string;
+  sampleRate: 44100 | 48000;
+  tracks: Map<string, MixTrackFile & { settings: MixTrackSettings }>;
+  jobId: string | null;
+  attempt: number;
+}
+
+export type SessionCommand =
+  | {
+      type: 'CreateSession';
+      sessionId: string;
+      ownerId: string;
+      name: string;
+      mixingStyle: string;
+      sampleRate: 44100 | 48000;
+    }
+  | { type: 'ChangeSession'; mixingStyle: string; sampleRate: 44100 | 48000 }
+  | { type: 'AddTracks'; tracks: Array<MixTrackFile & { settings: MixTrackSettings }> }
+  | { type: 'ChangeTrackSettings'; trackId: string; settings: MixTrackSettings }
+  | { type: 'RemoveTrack'; trackId: string }
+  | { type: 'RequestMix'; jobId: string }
+  | { type: 'StartMix'; jobId: string; workerId: string }
+  | {
+      type: 'CompleteMix';
+      jobId: string;
+      files: Record<string, string>;
+      processingSeconds: number;
+      durationSec: number;
+    }
+  | { type: 'FailMix'; jobId: string; code: string; message: string }
+  | { type: 'CancelMix' };
+
+const initial = (): SessionState => ({
+  exists: false,
+  status: 'CREATED',
+  mixingStyle: 'POP',
+  sampleRate: 44100,
+  tracks: new Map(),
+  jobId: null,
+  attempt: 0,
+});
+
+function evolve(state: SessionState, event: MixEvent): SessionState {
+  switch (event.type) {
+    case 'MixSessionCreated':
+      return { ...initial(), exists: true, mixingStyle: event.data.mixingStyle, sampleRate: event.data.sampleRate };
+    case 'MixSessionChanged':
+      return { ...state, status: 'CREATED', jobId: null, ...event.data };
+    case 'MixTrackAdded':
+      return {
+        ...state,
+        status: 'CREATED',
+        jobId: null,
+        tracks: new Map(state.tracks).set(event.data.trackId, event.data),
+      };
+    case 'MixTrackSettingsChanged': {
+      const track = state.tracks.get(event.data.trackId);
+      if (!track) return state;
+      return {
+        ...state,
+        status: 'CREATED',
+        jobId: null,
+        tracks: new Map(state.tracks).set(track.trackId, { ...track, settings: event.data.settings }),
+      };
+    }
+    case 'MixTrackRemoved': {
+      const tracks = new Map(state.tracks);
+      tracks.delete(event.data.trackId);
+      return { ...state, status: 'CREATED', jobId: null, tracks };
+    }
+    case 'MixRequested':
+      return { ...state, status: 'PROCESSING', jobId: event.data.jobId, attempt: 0 };
+    case 'MixStarted':
+      return { ...state, attempt: event.data.attempt };
+    case 'MixReady':
+      return { ...state, status: 'COMPLETED' };
+    case 'MixFailed':
+    case 'MixCancelled':
+      return { ...state, status: 'FAILED' };
+  }
+}
+
+function requireSession(state: SessionState): void {
+  if (!state.exists) throw sessionNotFound();
+}
+
+/** Changing a session's tracks or settings while its mix renders would mix something else than asked. */
+function requireEditable(state: SessionState): void {
+  requireSession(state);
+  if (state.status === 'PROCESSING')
+    throw new MixError('mixing.busy', 'The mix is being made: wait or cancel it first.', 409);
+}
+
+function requireJob(state: SessionState, jobId: string): void {
+  requireSession(state);
+  if (state.status !== 'PROCESSING' || state.jobId !== jobId)
+    throw new MixError('mixing.staleJob', 'The session no longer waits for this mix.', 409);
+}
+
+function decide(command: SessionCommand, state: SessionState): MixEvent[] {
+  switch (command.type) {
+    case 'CreateSession': {
+      if (state.exists) return [];
+      const { type: _type, ...data } = command;
+      return [{ type: 'MixSessionCreated', data }];
+    }
+    case 'ChangeSession':
+      requireEditable(state);
+      return [
+        { type: 'MixSessionChanged', data: { mixingStyle: command.mixingStyle, sampleRate: command.sampleRate } },
+      ];
+    case 'AddTracks':
+      requireEditable(state);
+      if (command.tracks.length === 0) throw new MixError('mixing.noFiles', 'No files provided for upload');
+      if (state.tracks.size + command.tracks.length > MAX_TRACKS) {
+        throw new MixError('mixing.maximumFiles', `A mix takes at most ${MAX_TRACKS} files.`, 400, { max: MAX_TRACKS });
+      }
+      return command.tracks.map((track) => ({ type: 'MixTrackAdded' as const, data: track }));
+    case 'ChangeTrackSettings':
+      requireEditable(state);
+      if (!state.tracks.has(command.trackId)) throw new MixError('mixing.trackNotFound', 'Track not found', 404);
+      return [{ type: 'MixTrackSettingsChanged', data: { trackId: command.trackId, settings: command.settings } }];
+    case 'RemoveTrack': {
+      requireEditable(state);
+      const track = state.tracks.get(command.trackId);
+      if (!track) throw new MixError('mixing.trackNotFound', 'Track not found', 404);
+      return [{ type: 'MixTrackRemoved', data: { trackId: track.trackId, fileKey: track.fileKey } }];
+    }
+    case 'RequestMix':
+      requireSession(state);
+      if (state.status === 'PROCESSING' || state.status === 'COMPLETED') return [];
+      if (state.tracks.size < MIN_TRACKS) {
+        throw new MixError('mixing.minimumFiles', `A mix needs at least ${MIN_TRACKS} files.`, 400, {
+          min: MIN_TRACKS,
+        });
+      }
+      return [{ type: 'MixRequested', data: { jobId: command.jobId } }];
+    case 'StartMix':
+      requireJob(state, command.jobId);
+      if (state.attempt >= MAX_ATTEMPTS) {
+        return [
+          {
+            type: 'MixFailed',
+            data: {
+              jobId: command.jobId,
+              code: 'PROCESSING.WORKER_LOST',
+              message: 'The mix stopped three times; please try again.',
+            },
+          },
+        ];
+      }
+      return [
+        { type: 'MixStarted', data: { jobId: command.jobId, workerId: command.workerId, attempt: state.attempt + 1 } },
+      ];
+    case 'CompleteMix': {
+      requireJob(state, command.jobId);
+      const { type: _type, ...data } = command;
+      return [{ type: 'MixReady', data }];
+    }
+    case 'FailMix':
+      requireJob(state, command.jobId);
+      return [{ type: 'MixFailed', data: { jobId: command.jobId, code: command.code, message: command.message } }];
+    case 'CancelMix':
+      requireSession(state);
+      if (state.status !== 'PROCESSING') return [];
+      return [{ type: 'MixCancelled', data: { jobId: state.jobId! } }];
+  }
+}
+
+export const sessionDecider: Decider<SessionCommand, MixEvent, SessionState> = {
+  initialState: initial,
+  evolve,
+  decide,
+};

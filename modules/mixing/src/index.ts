@@ -1,0 +1,1 @@
+export { MixingModule } from './mixing.module';

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { MixCommands } from './application/mix-commands';
+import { MixJobs } from './application/mix-jobs';
+import { MixRealtime } from './application/mix-realtime';
+import { SessionsController } from './application/sessions.controller';
+
+/** Multitrack mixing sessions: tracks and settings, the mix made by the engine's mixer as a background job. */
+@Module({
+  controllers: [SessionsController],
+  providers: [MixCommands, MixJobs, MixRealtime],
+})
+export class MixingModule {}
