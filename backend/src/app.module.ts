@@ -4,7 +4,9 @@ import type { AnyProjection, Clock } from '@kora/kernel';
 import { allProjections } from '@kora/projections';
 import type { Logger } from 'pino';
 import { AudioModule } from '@kora/audio';
+import { CatalogModule } from '@kora/catalog';
 import { IdentityModule } from '@kora/identity';
+import { MixingModule } from '@kora/mixing';
 import { NotificationsModule } from '@kora/notifications';
 import { CommandContexts, JOB_OPTIONS, JobQueue, JobRunner, ProcessorRegistry } from '@kora/kernel/nest';
 import { ProjectionsModule } from '@kora/projections';
@@ -45,6 +47,8 @@ export class AppModule {
         ProjectionsModule,
         IdentityModule.forRoot({ purgeIntervalMs: config.PURGE_INTERVAL_MINUTES * 60_000 }),
         NotificationsModule,
+        MixingModule,
+        CatalogModule.forRoot({ demoTracks: config.DEMO_TRACKS === 'on' }),
         AudioModule.forRoot({
           linkSecret: persistentSecret(config.DATA_DIR, 'link.key', config.LINK_SECRET),
           publicUrl: config.publicUrl,

@@ -45,6 +45,8 @@ export async function startTestApp(
     NODE_ENV: 'test',
     PUBLIC_URL: url,
     PURGE_INTERVAL_MINUTES: '0',
+    // Demo material takes the engine some seconds to make: only the tests about demos ask for it.
+    DEMO_TRACKS: 'off',
     ...options.env,
   });
   const verifier = options.realAuth ? undefined : new LocalTokenVerifier('test-secret-test-secret-test-secret-42');

@@ -1,0 +1,20 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DemoLibrary } from './demo/demo-library';
+import { DEMO_OPTIONS, DemoProvisioner } from './demo/demo-provisioner';
+
+/** The catalog: the demo material and every new account's demo tracks. */
+@Module({})
+export class CatalogModule {
+  static forRoot(options: { demoTracks: boolean; seed?: number }): DynamicModule {
+    return {
+      module: CatalogModule,
+      providers: [
+        DemoLibrary,
+        DemoProvisioner,
+        { provide: DEMO_OPTIONS, useValue: { enabled: options.demoTracks } },
+        { provide: 'KORA_DEMO_SEED', useValue: options.seed ?? 7 },
+      ],
+      exports: [DemoLibrary],
+    };
+  }
+}
