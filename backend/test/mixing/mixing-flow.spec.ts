@@ -1,4 +1,5 @@
-import { EventStore } from '@kora/kernel';
+import { EventStore, ReadStore } from '@kora/kernel';
+import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredUser, type TestUser } from '../support/accounts';
@@ -15,6 +16,19 @@ describe('mixing sessions', () => {
   let kick: string;
   let vocal: string;
   let bass: string;
+  const sockets: Socket[] = [];
+  /** `mix.status` messages seen by each user's socket. */
+  const seen: Record<string, Array<{ sessionId: string; status: string; progress?: number }>> = { awa: [], kofi: [] };
+
+  async function listen(name: string, user: TestUser): Promise<void> {
+    const socket = io(test.url, { auth: { token: user.token }, transports: ['websocket'], reconnection: false });
+    sockets.push(socket);
+    socket.on('mix.status', (message) => seen[name]!.push(message));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('connect_error', reject);
+    });
+  }
 
   beforeAll(async () => {
     kick = files.music(6, 'Kick 808.wav');
@@ -23,8 +37,11 @@ describe('mixing sessions', () => {
     test = await startTestApp({ realAuth: true });
     awa = await registeredUser(test, { email: 'awa@example.sn' });
     kofi = await registeredUser(test, { email: 'kofi@example.tg' });
+    await listen('awa', awa);
+    await listen('kofi', kofi);
   }, 60_000);
   afterAll(async () => {
+    for (const socket of sockets) socket.disconnect();
     await test.close();
     media.cleanup();
   });
@@ -157,6 +174,12 @@ describe('mixing sessions', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
     expect(preview.body.status).toBe('COMPLETED');
+    // Live on the owner's socket only: the request, then the finished mix.
+    const finished = Date.now() + 2_000;
+    const mine = () => seen.awa!.filter((message) => message.sessionId === id && message.progress === undefined);
+    while (mine().length < 2 && Date.now() < finished) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(mine().map((message) => message.status)).toEqual(['PROCESSING', 'COMPLETED']);
+    expect(seen.kofi).toEqual([]);
     expect(preview.body.tracks.map((t: { type: string }) => t.type)).toEqual(['mix', 'kick', 'vocal']);
     const mixRow = preview.body.tracks[0];
     await request(test.url)
@@ -187,4 +210,36 @@ describe('mixing sessions', () => {
       1,
     );
   }, 120_000);
+  it('cancels a mix that is being made, and makes it again on request', async () => {
+    const { body } = await create(awa, { name: 'Abidjan' }).expect(201);
+    const id = body.session.id as string;
+    await request(test.url)
+      .post(`/api/mixing/sessions/${id}/tracks/batch`)
+      .set(awa.auth)
+      .attach('files', kick)
+      .attach('files', bass)
+      .attach('files', vocal)
+      .expect(201);
+    await request(test.url).post(`/api/mixing/sessions/${id}/master`).set(awa.auth).expect(200);
+    await request(test.url).post(`/api/mixing/sessions/${id}/cancel`).set(kofi.auth).expect(404);
+    await request(test.url).post(`/api/mixing/sessions/${id}/cancel`).set(awa.auth).expect(200);
+    const cancelled = await request(test.url).get(`/api/mixing/sessions/${id}/status`).set(awa.auth).expect(200);
+    expect(cancelled.body).toMatchObject({ status: 'FAILED' });
+    // The job leaves the queue (a processor removes it): nothing is rendered for the cancelled request.
+    const jobs = test.app.get(ReadStore).collection('_jobs');
+    const gone = Date.now() + 2_000;
+    while ((await jobs.find({ subject: id })).length > 0 && Date.now() < gone) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await jobs.find({ subject: id })).toEqual([]);
+
+    await request(test.url).post(`/api/mixing/sessions/${id}/master`).set(awa.auth).expect(200);
+    const deadline = Date.now() + 60_000;
+    let status = '';
+    while (status !== 'COMPLETED' && status !== 'FAILED' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      status = (await request(test.url).get(`/api/mixing/sessions/${id}/status`).set(awa.auth)).body.status;
+    }
+    expect(status).toBe('COMPLETED');
+  }, 90_000);
 });
