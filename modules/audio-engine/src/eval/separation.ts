@@ -5,7 +5,7 @@
  * time-frequency bin, computed from the true stems on the separator's own STFT: the ceiling of mask-based separation
  * at that resolution).
  */
-import { type Pcm, frameCount } from '../pcm';
+import type { Pcm } from '../pcm';
 import { InverseStft, separationFftSize, stft } from '../stems/stft';
 
 /** SDR of `estimate` against `reference`, dB (+Infinity for a perfect estimate, NaN for a silent reference). */
@@ -29,22 +29,8 @@ export function sdr(estimate: Pcm, reference: Pcm): number {
   return den === 0 ? Infinity : 10 * Math.log10(num / den);
 }
 
-/** Mixture consistency: energy of the mixture over the energy of (mixture - sum of stems), dB. */
-export function consistencyDb(mixture: Pcm, stems: readonly Pcm[]): number {
-  const n = frameCount(mixture);
-  let num = 0;
-  let den = 0;
-  for (let c = 0; c < mixture.channels.length; c++) {
-    const m = mixture.channels[c]!;
-    for (let i = 0; i < n; i++) {
-      let s = 0;
-      for (const st of stems) s += st.channels[Math.min(c, st.channels.length - 1)]![i] ?? 0;
-      num += m[i]! * m[i]!;
-      den += (m[i]! - s) ** 2;
-    }
-  }
-  return den === 0 ? Infinity : 10 * Math.log10(num / den);
-}
+/** Mixture consistency, as the stems job measures it. */
+export { consistencyDb } from '../stems/stems';
 
 /** Oracle ideal-ratio-mask estimates of every source (power masks, per channel), on the separator's STFT. */
 export async function oracleIrm(mixture: Pcm, sources: readonly Pcm[]): Promise<Pcm[]> {
