@@ -1,6 +1,6 @@
 import { type DynamicModule, type ModuleMetadata, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import type { AnyProjection, Clock } from '@kora/kernel';
+import { type AnyProjection, type Clock, ReadStore } from '@kora/kernel';
 import { allProjections } from '@kora/projections';
 import type { Logger } from 'pino';
 import { AudioModule } from '@kora/audio';
@@ -8,7 +8,15 @@ import { CatalogModule } from '@kora/catalog';
 import { IdentityModule } from '@kora/identity';
 import { MixingModule } from '@kora/mixing';
 import { NotificationsModule } from '@kora/notifications';
-import { CommandContexts, JOB_OPTIONS, JobQueue, JobRunner, ProcessorRegistry } from '@kora/kernel/nest';
+import {
+  CommandContexts,
+  JOB_OPTIONS,
+  type JobOptions,
+  JobQueue,
+  JobRunner,
+  ProcessorRegistry,
+  ReadStoreJobQueue,
+} from '@kora/kernel/nest';
 import { ProjectionsModule } from '@kora/projections';
 import { AuthGuard } from './auth/auth.guard';
 import type { TokenVerifier } from './auth/token-verifier';
@@ -19,6 +27,7 @@ import { IdentityProviderModule } from './identity-provider/identity-provider.mo
 import { ErrorFilter } from './http/error.filter';
 import { InfraModule } from './infra/infra.module';
 import { persistentSecret } from './infra/secrets';
+import { EsdbJobQueue } from './infra/jobs/esdb-job-queue';
 import { ProcessorsLifecycle } from './infra/processors.lifecycle';
 import { RealtimeModule } from './realtime/realtime.module';
 
@@ -60,7 +69,14 @@ export class AppModule {
         ProcessorRegistry,
         ProcessorsLifecycle,
         { provide: JOB_OPTIONS, useValue: { workers: config.WORKERS, leaseMs: config.JOB_LEASE_MS } },
-        JobQueue,
+        {
+          provide: JobQueue,
+          inject: [ReadStore, JOB_OPTIONS],
+          useFactory: (reads: ReadStore, jobOptions: JobOptions): JobQueue =>
+            config.jobQueue === 'eventstore' && config.EVENTSTORE_URL
+              ? new EsdbJobQueue(config.EVENTSTORE_URL, jobOptions)
+              : new ReadStoreJobQueue(reads, jobOptions),
+        },
         JobRunner,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },

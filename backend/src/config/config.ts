@@ -40,9 +40,14 @@ const schema = z.object({
   PROCESSORS: z.enum(['on', 'off']).default('on'),
   /** Processing jobs this process runs at once; 0 on API replicas beside workers. */
   WORKERS: z.coerce.number().int().min(0).max(64).default(1),
-  /** How long a worker holds a job without renewing before another may take it. */
   /** Every new account gets one demo track per service (made once per installation). */
   DEMO_TRACKS: z.enum(['on', 'off']).default('on'),
+  /**
+   * Where jobs wait for workers: `eventstore` (competing consumers of a persistent subscription; needs
+   * EVENTSTORE_URL) or `readstore` (leases in the read store). `auto`: eventstore when EVENTSTORE_URL is set.
+   */
+  JOB_QUEUE: z.enum(['auto', 'readstore', 'eventstore']).default('auto'),
+  /** How long a worker holds a job without renewing before another may take it (read-store queue). */
   JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(15_000),
   LINK_SECRET: z.string().min(32, 'must be 32 bytes, hex or base64').optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
@@ -68,6 +73,8 @@ export interface Config extends Omit<RawConfig, 'DATA_DIR'> {
     readonly identity: boolean;
     readonly mail: boolean;
   };
+  /** The job queue adapter JOB_QUEUE resolves to. */
+  readonly jobQueue: 'readstore' | 'eventstore';
   /** Where users reach the product: PUBLIC_URL, else http://localhost:PORT. No trailing slash. */
   readonly publicUrl: string;
   readonly oidc: {
@@ -104,6 +111,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (raw.BLOB_STORE === 'gridfs' && !raw.MONGODB_URL) {
     throw new ConfigError(['BLOB_STORE: gridfs needs MONGODB_URL']);
   }
+  if (raw.JOB_QUEUE === 'eventstore' && !raw.EVENTSTORE_URL) {
+    throw new ConfigError(['JOB_QUEUE: eventstore needs EVENTSTORE_URL']);
+  }
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, '');
   return {
     ...raw,
@@ -114,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       identity: raw.OIDC_ISSUER_URL === undefined,
       mail: raw.SMTP_URL === undefined,
     },
+    jobQueue: raw.JOB_QUEUE === 'auto' ? (raw.EVENTSTORE_URL ? 'eventstore' : 'readstore') : raw.JOB_QUEUE,
     publicUrl,
     oidc: {
       // Kept exactly as configured: some issuers (Auth0) end theirs with a slash, and `iss` must match it.

@@ -102,6 +102,12 @@ describe('configuration', () => {
       MONGODB_URL: 'mongodb://mongo:27017/kora',
     });
     expect(config.embedded).toEqual({ eventStore: false, readStore: false, identity: true, mail: true });
+    expect(config.jobQueue).toBe('eventstore');
+    expect(loadConfig({}).jobQueue).toBe('readstore');
+    expect(loadConfig({ EVENTSTORE_URL: 'esdb://kurrent:2113?tls=false', JOB_QUEUE: 'readstore' }).jobQueue).toBe(
+      'readstore',
+    );
+    expect(() => loadConfig({ JOB_QUEUE: 'eventstore' })).toThrow('JOB_QUEUE: eventstore needs EVENTSTORE_URL');
   });
 
   it('refuses bad variables with one readable line each', () => {

@@ -1,4 +1,4 @@
-import { JobQueue, JobRunner } from '@kora/kernel/nest';
+import { JobQueue, JobRunner, type ReadStoreJobQueue } from '@kora/kernel/nest';
 import { EventStore, trackStream } from '@kora/kernel';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,7 +60,7 @@ describe('jobs survive their workers', () => {
         .expect(201);
       const runner = second.app.get(JobRunner);
       await runner.beforeApplicationShutdown(); // this process stops working...
-      const queue = second.app.get(JobQueue);
+      const queue = second.app.get(JobQueue) as ReadStoreJobQueue;
       await until(async () => (await queue.pending()) === 1, 10_000);
       const ghost = await queue.claim('ghost-worker', ['track']); // ...a ghost claims the job and dies
       expect(ghost?.subject).toBe(next.body.id);

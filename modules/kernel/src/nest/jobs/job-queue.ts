@@ -28,36 +28,63 @@ export interface JobOptions {
   readonly leaseMs: number;
 }
 
+/** What a job looks like before the queue takes it. */
+export type NewJob = Omit<JobDoc, 'workerId' | 'leaseUntil'>;
+
 /**
- * The queue of background jobs, shared by every worker through the read store (embedded or MongoDB): modules'
- * processors enqueue and remove jobs as their events say; workers claim them with a lease inside a transaction, so
- * two workers never run the same job, and a job whose worker died is taken again once its lease has run out.
+ * The queue of background jobs (port). Modules' processors enqueue a job when its request event arrives (at least
+ * once: enqueueing the same id twice gives one job) and remove a subject's jobs when its outcome is recorded; the
+ * `JobRunner` of each worker process claims jobs, keeps its hold on them while they run, and marks them done or hands
+ * them back. Two workers never hold the same job, and a job whose worker died is held by another one later.
+ *
+ * Adapters: `ReadStoreJobQueue` (the read store's `_jobs` collection with leases; embedded and MongoDB) and, in a
+ * cluster on EventStoreDB, competing consumers of a persistent subscription (`EsdbJobQueue` in the backend).
+ */
+export abstract class JobQueue {
+  abstract enqueue(job: NewJob): Promise<void>;
+  /** Drops every job of a subject that no worker has started (its work is finished, cancelled or deleted). */
+  abstract removeFor(subject: string): Promise<void>;
+  /** The oldest job of these kinds that nobody holds, now held by `workerId`, or null when there is none. */
+  abstract claim(workerId: string, kinds: readonly string[]): Promise<JobDoc | null>;
+  /** Keeps the hold on a running job; false when the worker no longer holds it (another worker may run it). */
+  abstract renew(job: JobDoc, workerId: string): Promise<boolean>;
+  /** Gives a job back unfinished (shutdown): another worker may take it at once. */
+  abstract release(job: JobDoc, workerId: string): Promise<void>;
+  /** The job ended (its outcome is recorded as events): it is never handed out again. */
+  abstract done(job: JobDoc): Promise<void>;
+  /** Stops receiving jobs (a worker's subscription); the default has nothing to close. */
+  async close(): Promise<void> {}
+}
+
+/**
+ * The queue in the read store (embedded or MongoDB), shared by every worker: a worker claims the oldest free job
+ * inside a transaction and holds a lease it renews, so two workers never run the same job, and a job whose worker
+ * died is taken again once its lease has run out.
  */
 @Injectable()
-export class JobQueue {
+export class ReadStoreJobQueue extends JobQueue {
   constructor(
     private readonly reads: ReadStore,
     @Inject(JOB_OPTIONS) readonly options: JobOptions,
-  ) {}
+  ) {
+    super();
+  }
 
   private get jobs() {
     return this.reads.collection<JobDoc>(JOBS);
   }
 
-  /** Adds a job unless it is already there (processors deliver at least once). */
-  async enqueue(job: Omit<JobDoc, 'workerId' | 'leaseUntil'>): Promise<void> {
+  async enqueue(job: NewJob): Promise<void> {
     await this.reads.transaction(async (tx) => {
       const jobs = tx.collection<JobDoc>(JOBS);
       if (!(await jobs.findById(job._id))) await jobs.upsert({ ...job, workerId: null, leaseUntil: 0 });
     });
   }
 
-  /** Removes every job of a subject (its work is finished, cancelled or deleted). */
   async removeFor(subject: string): Promise<void> {
     await this.jobs.deleteMany({ subject });
   }
 
-  /** Takes the oldest job of these kinds that nobody holds (or whose holder stopped renewing), or null. */
   claim(workerId: string, kinds: readonly string[], now = Date.now()): Promise<JobDoc | null> {
     return this.reads.transaction(async (tx) => {
       const jobs = tx.collection<JobDoc>(JOBS);
@@ -72,7 +99,6 @@ export class JobQueue {
     });
   }
 
-  /** Extends the lease; false when the job is gone or another worker holds it now. */
   renew(job: JobDoc, workerId: string, now = Date.now()): Promise<boolean> {
     return this.reads.transaction(async (tx) => {
       const jobs = tx.collection<JobDoc>(JOBS);
@@ -83,7 +109,6 @@ export class JobQueue {
     });
   }
 
-  /** Gives a job back unfinished (shutdown): another worker may take it at once. */
   async release(job: JobDoc, workerId: string): Promise<void> {
     await this.reads.transaction(async (tx) => {
       const jobs = tx.collection<JobDoc>(JOBS);
@@ -96,6 +121,7 @@ export class JobQueue {
     await this.jobs.deleteById(job._id);
   }
 
+  /** Jobs waiting or held (operators and tests). */
   pending(kind?: string): Promise<number> {
     return this.jobs.count(kind ? { kind } : {});
   }

@@ -88,6 +88,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     for (const subject of this.running.keys()) this.stopFor(subject, 'shutdown');
     await this.loop;
     await Promise.all(this.finished);
+    await this.queue.close();
     await this.cancellations?.stop();
     this.cancellations = null;
   }
