@@ -2,10 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { filtfiltInPlace } from '../src/dsp/biquad';
+import { filtfiltInPlace, highpass } from '../src/dsp/biquad';
+import { truePeak } from '../src/dsp/true-peak';
+import { integratedLufs } from '../src/analysis/loudness';
 import { classifyContent } from '../src/enhance/classify';
 import { detectHum, humNotches } from '../src/enhance/hum';
+import { MAX_CLIP_DB, speechLoudness } from '../src/enhance/peaks';
 import { RNNOISE_FRAME, rnnoiseChannel } from '../src/enhance/rnnoise';
+import { deEss, level } from '../src/enhance/speech';
 import { ffmpegLoudness, siSdr, sinusoidPower } from '../src/eval/metrics';
 import { syntheticBand, whiteNoise } from '../src/eval/signals';
 import { decodeAudio } from '../src/io/decode';
@@ -137,6 +141,86 @@ describe('voice preset', () => {
     expect(result.report.steps.noiseSuppression).toMatchObject({ method: 'rnnoise+wiener' });
     expect(result.report.steps.deEsser).not.toBeNull();
     expect(result.report.steps.leveler).not.toBeNull();
+    expect(['true-peak clipper', 'limiter']).toContain(result.report.steps.loudness.method);
+  });
+});
+
+describe('speech dynamics decide from the input', () => {
+  /** RMS level in dB of the 10 ms steps within 20 dB of the loudest, over [from, to). */
+  const activeDb = (x: Float32Array, from: number, to: number): number => {
+    const hop = 480;
+    const p: number[] = [];
+    for (let s = from; s + hop <= to; s += hop) p.push(rms(x, s, s + hop) ** 2);
+    const top = Math.max(...p);
+    const active = p.filter((v) => v > top / 100);
+    return 10 * Math.log10(active.reduce((a, v) => a + v, 0) / active.length);
+  };
+
+  it('leveler: a recording whose second half is 10 dB louder comes out levelled (within 4 dB)', async () => {
+    const n = clean.length;
+    const x = new Float32Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      x[i] = clean[i]! * Math.pow(10, -10 / 20);
+      x[n + i] = clean[i]!;
+    }
+    expect(activeDb(x, n, 2 * n) - activeDb(x, 0, n)).toBeCloseTo(10, 1);
+    const decision = await level({ sampleRate: 48000, channels: [x] }, null, 8);
+    expect(decision.applied).toBe(true);
+    expect(decision.phraseSpreadDb[1] - decision.phraseSpreadDb[0]).toBeGreaterThan(8);
+    // Levels measured away from the 3 s transition around the join.
+    const jump = activeDb(x, n + 3 * 48000, 2 * n) - activeDb(x, 0, n - 3 * 48000);
+    expect(Math.abs(jump)).toBeLessThan(4);
+  });
+
+  it('leveler: a steady speaker is left untouched', async () => {
+    const x = clean.slice();
+    const decision = await level({ sampleRate: 48000, channels: [x] }, null, 8);
+    expect(decision.applied).toBe(false);
+    expect(x).toEqual(clean);
+  });
+
+  it('de-esser: acts on a voice with boosted sibilance, leaves an ordinary one untouched', async () => {
+    const plain = clean.slice();
+    const plainDecision = await deEss({ sampleRate: 48000, channels: [plain] });
+    expect(plainDecision.applied).toBe(false);
+    expect(plain).toEqual(clean);
+    // Harsh sibilants: a 120 ms burst of noise above 5 kHz, 6 dB above the voice RMS, every second.
+    const harsh = { sampleRate: 48000, channels: [clean.slice()] };
+    const hiss = { sampleRate: 48000, channels: [whiteNoise(clean.length, 1, 5)] };
+    await filtfiltInPlace(hiss, [highpass(5000, 48000)]);
+    const voice = rms(clean);
+    const hissRms = rms(hiss.channels[0]!);
+    for (let i = 0; i < clean.length; i++) {
+      if (i % 48000 < 5760)
+        harsh.channels[0]![i] = harsh.channels[0]![i]! + (hiss.channels[0]![i]! * 2 * voice) / hissRms;
+    }
+    const before = harsh.channels[0]!.slice();
+    const decision = await deEss(harsh);
+    expect(decision.applied).toBe(true);
+    expect(decision.sibilanceDb).toBeGreaterThan(decision.thresholdDb);
+    expect(decision.maxReductionDb).toBeGreaterThan(1);
+    expect(rms(harsh.channels[0]!)).toBeLessThan(rms(before));
+  });
+
+  it('peak stage: -16 LUFS under the ceiling, sample-aligned, changing only the peaks', async () => {
+    const p = { sampleRate: 48000, channels: [clean.slice()] };
+    const r = await speechLoudness(p, -16, -1.25, async () => undefined);
+    if (r.method !== 'true-peak clipper') throw new Error('expected the clipper');
+    expect(r.neededReductionDb).toBeLessThanOrEqual(MAX_CLIP_DB);
+    expect(Math.abs(integratedLufs(p.channels, 48000) + 16)).toBeLessThan(0.05);
+    expect(20 * Math.log10(truePeak(p.channels[0]!))).toBeLessThanOrEqual(-1.24);
+    expect(r.stats.limitedFraction).toBeLessThan(0.02);
+    expect(siSdr(p.channels[0]!, clean)).toBeGreaterThan(20);
+  });
+
+  it('peak stage: hands over to the limiter when the peaks need more than the clipper may take', async () => {
+    const x = clean.slice();
+    const at = Math.floor(x.length / 2);
+    x[at] = x[at]! + 20 * clean.reduce((m, v) => Math.max(m, Math.abs(v)), 0); // a click 26 dB over the speech peaks
+    const p = { sampleRate: 48000, channels: [x] };
+    const r = await speechLoudness(p, -16, -1.25, async () => undefined);
+    expect(r.method).toBe('limiter');
+    expect(r.neededReductionDb).toBeGreaterThan(MAX_CLIP_DB);
   });
 });
 

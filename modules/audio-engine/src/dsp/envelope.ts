@@ -7,11 +7,13 @@ export function onePole(seconds: number, rate: number): number {
 
 /** Percentile (0..1) of the finite values, nearest rank; NaN when there are none. */
 export function percentile(values: ArrayLike<number>, p: number): number {
-  const finite: number[] = [];
-  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]!)) finite.push(values[i]!);
-  if (finite.length === 0) return NaN;
-  finite.sort((a, b) => a - b);
-  return finite[Math.min(finite.length - 1, Math.max(0, Math.round(p * (finite.length - 1))))]!;
+  // A typed array sorts numerically without a comparator callback (several times faster on long series).
+  const finite = new Float64Array(values.length);
+  let count = 0;
+  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]!)) finite[count++] = values[i]!;
+  if (count === 0) return NaN;
+  const sorted = finite.subarray(0, count).sort();
+  return sorted[Math.min(count - 1, Math.max(0, Math.round(p * (count - 1))))]!;
 }
 
 export const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));

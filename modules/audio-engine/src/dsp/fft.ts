@@ -64,7 +64,39 @@ export class RealFft {
       }
     }
     const tw = this.tw;
-    for (let len = 2; len <= h; len <<= 1) {
+    let first = 2;
+    if (h >= 4) {
+      // The first two radix-2 stages (lengths 2 and 4) fused: their twiddles are 1 and -i, so no multiplications.
+      for (let i = 0; i < h; i += 4) {
+        const r0 = re[i]!;
+        const i0 = im[i]!;
+        const r1 = re[i + 1]!;
+        const i1 = im[i + 1]!;
+        const r2 = re[i + 2]!;
+        const i2 = im[i + 2]!;
+        const r3 = re[i + 3]!;
+        const i3 = im[i + 3]!;
+        const p0r = r0 + r1;
+        const p0i = i0 + i1;
+        const p1r = r0 - r1;
+        const p1i = i0 - i1;
+        const p2r = r2 + r3;
+        const p2i = i2 + i3;
+        const p3r = r2 - r3;
+        const p3i = i2 - i3;
+        re[i] = p0r + p2r;
+        im[i] = p0i + p2i;
+        re[i + 2] = p0r - p2r;
+        im[i + 2] = p0i - p2i;
+        // (-i) * p3 = p3i - i p3r
+        re[i + 1] = p1r + p3i;
+        im[i + 1] = p1i - p3r;
+        re[i + 3] = p1r - p3i;
+        im[i + 3] = p1i + p3r;
+      }
+      first = 8;
+    }
+    for (let len = first; len <= h; len <<= 1) {
       const half = len >> 1;
       for (let i = 0; i < h; i += len) {
         for (let j = 0; j < half; j++) {

@@ -68,16 +68,40 @@ export async function spectralDenoise(pcm: Pcm, tick?: Tick, options: DenoiseOpt
   const win = half ? hann(N).map(Math.sqrt) : hann(N);
   // Overlap-add gain of analysis x synthesis windows: sum of hann^2 at 75 % overlap is 1.5; of hann at 50 % is 1.
   const olaGain = half ? 1 : 1.5;
+  const synthWin = win.map((w) => w / olaGain);
   const frames = Math.ceil((n + N) / hop);
   const frameStart = (j: number) => -N + hop + j * hop;
   // Frame energies (time domain) to find the quietest frames.
+  // Each frame spans N / hop whole hops (frames start on hop boundaries), so the energy of every hop is summed once
+  // and a frame's energy is the sum of its hops' (the signal is read once instead of N / hop times).
+  const perFrame = N / hop;
+  const hops = frames + perFrame;
+  const hopEnergy = new Float64Array(hops);
+  for (let h = 0; h < hops; h++) {
+    const s = frameStart(0) + h * hop;
+    const a = Math.max(0, s);
+    const b = Math.min(n, s + hop);
+    let e = 0;
+    for (const ch of chs) for (let i = a; i < b; i++) e += ch[i]! * ch[i]!;
+    hopEnergy[h] = e;
+  }
   const energy = new Float64Array(frames);
   for (let j = 0; j < frames; j++) {
-    const s = frameStart(j);
     let e = 0;
-    for (const ch of chs) for (let i = Math.max(0, s); i < Math.min(n, s + N); i++) e += ch[i]! * ch[i]!;
+    for (let h = j; h < j + perFrame; h++) e += hopEnergy[h]!;
     energy[j] = e / (N * nc);
   }
+  // Windowed frame starting at sample s into buf (zeros outside the signal; no per-sample bounds test inside it).
+  const windowed = (x: Float32Array, s: number) => {
+    if (s >= 0 && s + N <= n) {
+      for (let i = 0; i < N; i++) buf[i] = x[s + i]! * win[i]!;
+      return;
+    }
+    for (let i = 0; i < N; i++) {
+      const k = s + i;
+      buf[i] = k >= 0 && k < n ? x[k]! * win[i]! : 0;
+    }
+  };
   const audible = Array.from(energy)
     .map((e, j) => [e, j] as const)
     .filter(([e, j]) => e > 1e-9 && frameStart(j) >= 0 && frameStart(j) + N <= n)
@@ -126,20 +150,13 @@ export async function spectralDenoise(pcm: Pcm, tick?: Tick, options: DenoiseOpt
   for (let j = 0; j < frames; j++) {
     const s = frameStart(j);
     for (let c = 0; c < nc; c++) {
-      const ch = chs[c]!;
-      for (let i = 0; i < N; i++) {
-        const k = s + i;
-        buf[i] = k >= 0 && k < n ? ch[k]! * win[i]! : 0;
-      }
+      windowed(chs[c]!, s);
       fft.forward(buf, spectraRe[c]!, spectraIm[c]!);
     }
     if (guide) {
       guidePower.fill(0);
       for (const gch of guide) {
-        for (let i = 0; i < N; i++) {
-          const k = s + i;
-          buf[i] = k >= 0 && k < n ? gch[k]! * win[i]! : 0;
-        }
+        windowed(gch, s);
         fft.forward(buf, guideRe, guideIm);
         for (let k = 0; k < bins; k++) {
           const gr = guideRe[k]!;
@@ -204,10 +221,9 @@ export async function spectralDenoise(pcm: Pcm, tick?: Tick, options: DenoiseOpt
       }
       fft.inverse(sr, si, synth);
       const out = outputs[c]!;
-      for (let i = 0; i < N; i++) {
-        const k = s + i;
-        if (k >= 0 && k < n) out[k] = out[k]! + (synth[i]! * win[i]!) / olaGain;
-      }
+      const i0 = Math.max(0, -s);
+      const i1 = Math.min(N, n - s);
+      for (let i = i0; i < i1; i++) out[s + i] = out[s + i]! + synth[i]! * synthWin[i]!;
     }
     if (tick && (j & 255) === 255) await tick(j / frames);
   }

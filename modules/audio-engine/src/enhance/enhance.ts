@@ -2,7 +2,8 @@
  * Enhancement presets.
  *
  *   voice / podcast: decode at 48 kHz -> hum detection and notches -> high-pass (80 / 70 Hz, 24 dB/oct) ->
- *     RNNoise -> de-esser -> leveler (podcast: wider range) -> compressor (2:1 / 3:1) -> -16 LUFS under -1 dBTP.
+ *     RNNoise -> leveler and de-esser (each only when the input needs it) -> (podcast) compressor 2:1 -> -16 LUFS
+ *     under -1 dBTP (true-peak clipper when the peaks need at most 6 dB, else the look-ahead limiter).
  *   music: hum notches if hum is found -> 20 Hz high-pass -> gentle spectral denoise that spares transients ->
  *     -14 LUFS under -1 dBTP.
  *   audio: speech or music is decided from the content (classify.ts), then the voice or the music chain runs.
@@ -29,6 +30,7 @@ import { type EnhanceJob, type EnhanceResult, TRUE_PEAK_CEILING_DBTP } from '../
 import { type ContentClass, classifyContent } from './classify';
 import { spectralDenoise } from './denoise';
 import { detectHum, humNotches } from './hum';
+import { speechLoudness } from './peaks';
 import type { EnhanceReport } from './report';
 import { RNNOISE_RATE, rnnoiseChannel } from './rnnoise';
 import { compress, deEss, level } from './speech';
@@ -179,16 +181,40 @@ export async function enhance(job: EnhanceJob, ctx: JobContext): Promise<Enhance
 
     const speechSteps = await ctx.stage('dynamics', async (tick) => {
       if (chain === 'music') return { deEsser: null, leveler: null, compressor: null };
-      const deEsser = await deEss(pcm, (f) => tick(f * 0.4));
-      const leveler = await level(pcm, noise.vad, chain === 'podcast' ? 12 : 8, (f) => tick(0.4 + f * 0.3));
+      // Leveler first: the de-esser compares sibilants with the speaker's typical level, which means something only
+      // once a quiet and a loud speaker have been brought together (otherwise the loud one's "s" would all count).
+      const leveler = await level(pcm, noise.vad, chain === 'podcast' ? 12 : 8, (f) => tick(f * 0.3));
+      const deEsser = await deEss(pcm, (f) => tick(0.3 + f * 0.4));
       // Podcasts (listened to on phones, in cars) also get a gentle compressor; voice keeps its natural dynamics.
       const compressor = chain === 'podcast' ? await compress(pcm, 2, (f) => tick(0.7 + f * 0.3)) : null;
       return { deEsser, leveler, compressor };
     });
 
     const targetLufs = explicitTarget ?? (chain === 'music' ? MUSIC_TARGET_LUFS : SPEECH_TARGET_LUFS);
-    const normalized = await ctx.stage('loudness', (tick) =>
-      normalizeLoudness(
+    const normalized = await ctx.stage('loudness', async (tick) => {
+      // Speech: clip the few true peaks above the ceiling when the loudest needs at most 6 dB (peaks.ts: the
+      // smallest change to the waveform, zero-phase band limit); measured from the input, otherwise the limiter.
+      let neededReductionDb: number | undefined;
+      if (chain !== 'music') {
+        const clipped = await speechLoudness(pcm, targetLufs, LIMITER_CEILING_DB, (f) => tick(f));
+        if (clipped.method === 'true-peak clipper') {
+          const { maxReductionDb, meanReductionDb, limitedFraction } = clipped.stats;
+          return {
+            out: pcm,
+            loudness: {
+              method: clipped.method,
+              inputGainDb: clipped.inputGainDb,
+              correctionDb: clipped.correctionDb,
+              neededReductionDb: clipped.neededReductionDb,
+              maxReductionDb,
+              meanReductionDb,
+              limitedFraction,
+            },
+          };
+        }
+        neededReductionDb = clipped.neededReductionDb;
+      }
+      const limited = await normalizeLoudness(
         pcm,
         targetLufs,
         // Speech peaks are short: a quick limiter (1 ms look-ahead, 2 ms hold, 20 ms release, broadcast speech
@@ -198,8 +224,18 @@ export async function enhance(job: EnhanceJob, ctx: JobContext): Promise<Enhance
           ? { ceilingDb: LIMITER_CEILING_DB, lookahead: 0.003, hold: 0.006, release: 0.1 }
           : { ceilingDb: LIMITER_CEILING_DB, lookahead: 0.001, hold: 0.002, release: 0.02 },
         tick,
-      ),
-    );
+      );
+      return {
+        out: limited.out,
+        loudness: {
+          method: 'limiter' as const,
+          inputGainDb: limited.search.gainDb,
+          correctionDb: limited.correctionDb,
+          ...(neededReductionDb === undefined ? {} : { neededReductionDb }),
+          ...limited.search.stats,
+        },
+      };
+    });
     const out = normalized.out; // rendered in place: the same buffers as pcm
     let after = await ctx.stage('after', (tick) => analyzePcm(out, { tick }));
     if (after.truePeakDbtp > TRUE_PEAK_CEILING_DBTP - 0.1) {
@@ -233,11 +269,7 @@ export async function enhance(job: EnhanceJob, ctx: JobContext): Promise<Enhance
         hum,
         noiseSuppression: noise.decision,
         ...speechSteps,
-        loudness: {
-          inputGainDb: normalized.search.gainDb,
-          correctionDb: normalized.correctionDb,
-          ...normalized.search.stats,
-        },
+        loudness: normalized.loudness,
       },
       outputs: {
         enhanced: {

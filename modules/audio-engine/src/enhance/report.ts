@@ -35,7 +35,17 @@ export interface EnhanceReport {
     deEsser: DeEsserDecision | null;
     leveler: LevelerDecision | null;
     compressor: CompressorDecision | null;
-    loudness: { inputGainDb: number; correctionDb: number } & GainStats;
+    /**
+     * Speech: 'true-peak clipper' when the loudest peak needs at most 6 dB (enhance/peaks), else 'limiter' (the
+     * mastering chain's look-ahead limiter, quick speech settings); music: 'limiter'.
+     */
+    loudness: {
+      method: 'limiter' | 'true-peak clipper';
+      inputGainDb: number;
+      correctionDb: number;
+      /** Speech: reduction the loudest peak needed at the target loudness, dB. */
+      neededReductionDb?: number;
+    } & GainStats;
   };
   outputs: {
     enhanced: { file: string; sampleRate: number; bitDepth: number | null; container: string; videoCopied: boolean };
