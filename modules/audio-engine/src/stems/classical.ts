@@ -7,8 +7,11 @@
  *    sustain and would otherwise count as harmonic).
  * 2. Centre channel: the inter-channel similarity of each bin (Avendano & Jot, "A frequency-domain approach to
  *    multichannel upmix", JAES 2004) says how close to the centre it sits. Lead vocals are mixed to the centre.
- * 3. Vocal pitch: the predominant melody is tracked on the centre-weighted harmonic spectrogram (pitch.ts); the bins
- *    on its harmonic series (with a tolerance for vibrato) form the vocal mask.
+ * 3. Vocal pitch: the predominant melody is tracked on the centre-weighted harmonic spectrogram (pitch.ts, with an
+ *    octave check against subharmonic errors); the bins on its harmonic series (with a tolerance for vibrato) form the
+ *    vocal mask, each scaled down where a long (about 6 s) time median says the bin holds its usual, sustained level:
+ *    a melody moves while the accompaniment under it holds (the idea of REPET and kernel additive modelling, Rafii &
+ *    Pardo 2013, Liutkus et al. 2014, reduced to one long median).
  * 4. Bass: the harmonic, non-vocal energy below 100 Hz, fading out by 220 Hz, plus the harmonics of the bass
  *    line's own tracked pitch up to 350 Hz.
  * 5. Guitars (guitars mode): the pitched, non-vocal, non-bass energy of the 80 Hz - 6 kHz range that sits away from
@@ -67,8 +70,8 @@ const TUNING = {
   /** Vocal comb half-width, cents (beyond the window's own main lobe). */
   vocalCombCents: 40,
   vocalMaxHz: 8000,
-  /** Exponent of the centre weight in the vocal mask (0.5 lets slightly off-centre doubles through). */
-  vocalCentreExponent: 0.5,
+  /** Exponent of the centre weight in the vocal mask. */
+  vocalCentreExponent: 1,
   /** Melody tracking: voicing threshold, and the salience floor (dB below the song's 95th percentile). */
   voicingThreshold: 0.4,
   salienceFloorDb: -13,
@@ -85,6 +88,17 @@ const TUNING = {
   flatHigh: 0.7,
   /** Wiener source variance = mask^exponent x mixture power. */
   varianceExponent: 1,
+  /** Multichannel Wiener passes (each but the last re-estimates the spatial covariances). */
+  wienerIterations: 2,
+  /**
+   * Sustained-accompaniment model for the vocal bins: half-length of a long time median of the magnitude, seconds.
+   * In a voiced frame a comb bin keeps m^2 / (m^2 + B^2) of its vocal weight (m its magnitude, B the long median): a
+   * sung line moves from note to note while chords and pads under it hold, so energy at the bin's usual level is
+   * more likely accompaniment than voice.
+   */
+  backgroundHalfSec: 3,
+  /** Vocal pitch octave check: odd-to-even harmonic amplitude ratio below which the octave above is taken. */
+  octaveOddRatio: 0.5,
 } as const;
 
 const smoothstep = (x: number, a: number, b: number): number => {
@@ -137,8 +151,14 @@ export async function separateClassical(
   const harm = new Float32Array(cells);
   const perc = new Float32Array(cells);
   const mt = new SlidingMedian(lt);
+  // The long time median of the vocal range (the sustained-accompaniment model of the vocal mask).
+  const wantVocals = stems.includes('vocals');
+  const kv = Math.min(bins, Math.ceil(TUNING.vocalMaxHz / binHz) + 1);
+  const bg = wantVocals ? new Float32Array(frames * kv) : null;
+  const mb = new SlidingMedian(Math.max(3, 2 * Math.round(TUNING.backgroundHalfSec / hopSec) + 1));
   for (let k = 0; k < bins; k++) {
     mt.run(mag, k, bins, frames, harm, k, bins);
+    if (bg && k < kv) mb.run(mag, k, bins, frames, bg, k, kv);
     if ((k & 63) === 63) await tick(0.14 + (0.12 * k) / bins);
   }
   const mf = new SlidingMedian(lf);
@@ -220,7 +240,6 @@ export async function separateClassical(
   }
 
   // 4. Vocal pitch on the centre-weighted harmonic magnitude.
-  const wantVocals = stems.includes('vocals');
   let vocalF0: Float32Array = new Float32Array(frames);
   if (wantVocals) {
     // Centre-weighted harmonic magnitude, without the bass register (whose partials would otherwise win).
@@ -244,11 +263,19 @@ export async function separateClassical(
         maxHarmonicHz: 5000,
         voicingThreshold: TUNING.voicingThreshold,
         salienceFloorDb: TUNING.salienceFloorDb,
+        octaveOddRatio: TUNING.octaveOddRatio,
       },
       (f) => tick(0.36 + 0.14 * f),
     );
     vocalF0 = track.f0;
   }
+  // Share of a voiced comb bin left to the vocals by the sustained-accompaniment model (see backgroundHalfSec).
+  const bgGate = (t: number, k: number, i: number): number => {
+    if (!bg || k >= kv) return 1;
+    const b = bg[t * kv + k]!;
+    const m = mag[i]!;
+    return (m * m) / (m * m + b * b + EPS);
+  };
   // 5. Source weights per bin (they sum to one): drums = wP, then within the harmonic part vocals, bass, guitars,
   // and the rest. Computed per frame when needed (both Wiener passes) rather than stored.
   const sources = sourceList(stems);
@@ -292,7 +319,8 @@ export async function separateClassical(
           fv > 0
             ? rest *
               comb(fv, k, TUNING.vocalMaxHz, TUNING.vocalCombCents) *
-              Math.pow(centre(i), TUNING.vocalCentreExponent)
+              Math.pow(centre(i), TUNING.vocalCentreExponent) *
+              bgGate(t, k, i)
             : 0;
         w[wo + iV] = v;
         rest -= v;
@@ -316,7 +344,7 @@ export async function separateClassical(
   const inv = new InverseStft(spec);
   await wienerFilter(spec, power, S, frameWeights, (t, j, c, re, im) => inv.addFrame(re, im, 0, t, outputs[j]![c]!), {
     skipLast: true,
-    iterations: 1,
+    iterations: TUNING.wienerIterations,
     varianceExponent: TUNING.varianceExponent,
     tick: (f) => tick(0.56 + 0.42 * f),
   });
@@ -346,7 +374,7 @@ export async function separateClassical(
       vocalVoicedShare: Math.round((voiced.length / frames) * 1000) / 1000,
       vocalMedianF0Hz: voiced.length ? Math.round(voiced[voiced.length >> 1]! * 10) / 10 : null,
       bassVoicedShare: Math.round((Array.from(bassF0).filter((v) => v > 0).length / frames) * 1000) / 1000,
-      wienerIterations: 1,
+      wienerIterations: TUNING.wienerIterations,
     },
   };
 }

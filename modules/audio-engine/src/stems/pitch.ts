@@ -2,9 +2,10 @@
  * Predominant-pitch tracking for the vocal mask: harmonic summation over a magnitude spectrogram (the salience of a
  * candidate f0 is the weighted sum of the spectral peaks at its harmonics, after Klapuri, "Multiple fundamental
  * frequency estimation by summing harmonic amplitudes", ISMIR 2006), a Viterbi path through the candidates that
- * penalises pitch jumps (so the track follows one voice rather than hopping between instruments), and a voicing
- * decision from the share of the frame's energy the harmonic series explains (a sung note explains most of the
- * centre-panned pitched energy around it; a chord or silence does not).
+ * penalises pitch jumps (so the track follows one voice rather than hopping between instruments), an optional
+ * octave check (a subharmonic of the voice, helped by other sources' partials between the voice's, can win the sum),
+ * and a voicing decision from the share of the frame's energy the harmonic series explains (a sung note explains most
+ * of the centre-panned pitched energy around it; a chord or silence does not).
  */
 import type { Tick } from '../job/context';
 
@@ -29,6 +30,12 @@ export interface PitchOptions {
   floorDb?: number;
   /** Frames whose path salience is this far below the 95th percentile of the song's (dB) are unvoiced. */
   salienceFloorDb?: number;
+  /**
+   * Octave check: when the odd harmonics of the chosen f0 carry less than this share of the amplitude its even ones
+   * carry, the series is really that of 2 f0 (a subharmonic won the sum with help from other sources between the
+   * partials) and the octave above is taken. 0 disables.
+   */
+  octaveOddRatio?: number;
 }
 
 export interface PitchTrack {
@@ -138,6 +145,30 @@ export async function trackPitch(mag: Float32Array, o: PitchOptions, tick?: Tick
   for (let t = frames - 1; t >= 0; t--) {
     path[t] = arg;
     if (t > 0) arg = back[t * count + arg]!;
+  }
+  // Octave check on the path (see octaveOddRatio).
+  const oddRatio = o.octaveOddRatio ?? 0;
+  const octave = Math.round(1200 / step);
+  if (oddRatio > 0) {
+    for (let t = 0; t < frames; t++) {
+      const off = t * bins;
+      for (;;) {
+        const c = path[t]!;
+        if (c + octave >= count) break;
+        const l = lo[c]!;
+        const h = hi[c]!;
+        let odd = 0;
+        let even = 0;
+        for (let q = 0; q < l.length; q++) {
+          let m = 0;
+          for (let k = l[q]!; k <= h[q]!; k++) if (mag[off + k]! > m) m = mag[off + k]!;
+          if (q % 2 === 0) odd += wt[c]![q]! * m;
+          else even += wt[c]![q]! * m;
+        }
+        if (even > 0 && odd < oddRatio * even) path[t] = c + octave;
+        else break;
+      }
+    }
   }
   // Voicing: harmonic share of the energy and a floor relative to the loudest frame.
   let maxE = 0;
