@@ -16,6 +16,9 @@ import { TruePeakDetector } from '../src/dsp/true-peak';
 import { sine, whiteNoise } from '../src/eval/signals';
 import { DitherNoise, encodeFrames } from '../src/io/wav';
 import { TruePeakLimiter } from '../src/master/limiter';
+import { compress } from '../src/enhance/speech';
+import { compressTrack } from '../src/mix/compressor';
+import type { Pcm } from '../src/pcm';
 
 describe('RealFft', () => {
   it('matches a direct DFT within 1e-9 and inverts exactly', () => {
@@ -199,5 +202,41 @@ describe('look-ahead true-peak limiter', () => {
       expect(20 * Math.log10(peak)).toBeLessThanOrEqual(-1 + 0.1);
       expect(pcm.channels[0]).toBe(x);
     });
+  });
+});
+
+describe('the shared broadband compressor (mixer tracks, podcast preset)', () => {
+  const fs = 48000;
+  /** 2 s at -26 dBFS then 2 s at -8 dBFS, 440 Hz, stereo. */
+  const stepUp = (): Pcm => {
+    const ch = Float32Array.from([...sine(440, fs, 2, -26), ...sine(440, fs, 2, -8)]);
+    return { sampleRate: fs, channels: [ch, ch.slice()] };
+  };
+  const rmsDb = (x: Float32Array, from: number, to: number): number => {
+    let sum = 0;
+    for (let i = from; i < to; i++) sum += x[i]! * x[i]!;
+    return 10 * Math.log10(sum / (to - from));
+  };
+
+  it('takes about the asked depth off the loud passages and leaves the quiet ones alone (track compressor)', async () => {
+    const pcm = stepUp();
+    const before = [rmsDb(pcm.channels[0]!, fs / 2, 2 * fs), rmsDb(pcm.channels[0]!, 3 * fs, 4 * fs)];
+    const report = await compressTrack(pcm, { ratio: 4, attackMs: 10, releaseMs: 100, depthDb: 6 });
+    const after = [rmsDb(pcm.channels[0]!, fs / 2, 2 * fs), rmsDb(pcm.channels[0]!, 3 * fs, 4 * fs)];
+    expect(after[0]! - before[0]!).toBeCloseTo(0, 1);
+    expect(before[1]! - after[1]!).toBeGreaterThan(5);
+    expect(before[1]! - after[1]!).toBeLessThan(7);
+    expect(report.maxReductionDb).toBeGreaterThan(5);
+    expect(pcm.channels[1]).toEqual(pcm.channels[0]); // stereo-linked
+  });
+
+  it('places the podcast threshold at the active level statistics and reports what it took', async () => {
+    const pcm = stepUp();
+    const decision = await compress(pcm, 2);
+    // The loud half is above the 80th percentile of the active levels: it is at the threshold, barely touched.
+    expect(decision.thresholdDb).toBeGreaterThan(-12);
+    expect(decision.meanReductionDb).toBeGreaterThanOrEqual(0);
+    expect(decision.meanReductionDb).toBeLessThan(3);
+    expect(rmsDb(pcm.channels[0]!, fs / 2, 2 * fs)).toBeCloseTo(-29, 0);
   });
 });

@@ -6,7 +6,7 @@ import { BUTTERWORTH_Q, filtfiltInPlace, highpass } from '../dsp/biquad';
 import { clamp, onePole, percentile } from '../dsp/envelope';
 import type { Tick } from '../job/context';
 import { type Pcm, frameCount } from '../pcm';
-import { staticGainDb } from '../master/dynamics';
+import { controlLevels, rideGain } from '../master/gain-ride';
 
 export interface DeEsserDecision {
   /** False when no sibilant reaches the threshold: the signal is left untouched. */
@@ -285,53 +285,21 @@ export interface CompressorDecision {
  * active signal's level so it works on the loudest syllables only, make-up left to the loudness stage.
  */
 export async function compress(pcm: Pcm, ratio: number, tick?: Tick): Promise<CompressorDecision> {
-  const fs = pcm.sampleRate;
-  const n = frameCount(pcm);
-  const chs = pcm.channels;
-  const ctrl = Math.max(1, Math.round(fs / 1000));
-  const steps = Math.ceil(n / ctrl);
-  const levels = new Float32Array(steps);
-  const a = onePole(0.01, fs);
-  let p = 0;
-  for (let s = 0; s < steps; s++) {
-    const e = Math.min(n, (s + 1) * ctrl);
-    for (let i = s * ctrl; i < e; i++) {
-      let sq = 0;
-      for (const ch of chs) sq += ch[i]! * ch[i]!;
-      p = a * p + ((1 - a) * sq) / chs.length;
-    }
-    levels[s] = 10 * Math.log10(p + 1e-20);
-  }
-  const loud = percentile(levels, 0.98);
-  const active = Array.from(levels).filter((l) => l > loud - 35);
+  const control = controlLevels(pcm, 0.01);
+  const loud = percentile(control.levels, 0.98);
+  const active = Array.from(control.levels).filter((l) => l > loud - 35);
   const thresholdDb = percentile(active, 0.8);
-  const att = onePole(0.005, fs / ctrl);
-  const rel = onePole(0.1, fs / ctrl);
-  let gr = 0;
-  let prev = 1;
-  let sum = 0;
-  let count = 0;
-  for (let s = 0; s < steps; s++) {
-    const target = staticGainDb(levels[s]!, thresholdDb, ratio, 6);
-    const coef = target < gr ? att : rel;
-    gr = coef * gr + (1 - coef) * target;
-    if (levels[s]! > loud - 35) {
-      sum -= gr;
-      count++;
-    }
-    const g = Math.pow(10, gr / 20);
-    const i0 = s * ctrl;
-    const i1 = Math.min(n, i0 + ctrl);
-    const step = (g - prev) / (i1 - i0);
-    for (const ch of chs) for (let i = i0, gi = prev + step; i < i1; i++, gi += step) ch[i] = ch[i]! * gi;
-    prev = g;
-    if (tick && (s & 8191) === 8191) await tick(s / steps);
-  }
+  const { meanReductionDb } = await rideGain(
+    pcm,
+    control,
+    { thresholdDb, ratio, kneeDb: 6, attackSec: 0.005, releaseSec: 0.1, activeAboveDb: loud - 35 },
+    tick,
+  );
   return {
     thresholdDb: Math.round(thresholdDb * 100) / 100,
     ratio,
     attackMs: 5,
     releaseMs: 100,
-    meanReductionDb: Math.round((count ? sum / count : 0) * 100) / 100,
+    meanReductionDb: Math.round(meanReductionDb * 100) / 100,
   };
 }
