@@ -21,7 +21,7 @@ import { muxVideo } from '../io/encode';
 import { OutputSet } from '../io/outputs';
 import { writeWav } from '../io/wav';
 import type { JobContext, Tick } from '../job/context';
-import { loadInput, processingRate, resolveLoudnessTarget } from '../job/input';
+import { inputFacts, loadInput, processingRate, resolveLoudnessTarget } from '../job/input';
 import { ENGINE_VERSION, LIMITER_CEILING_DB } from '../master/master';
 import { normalizeLoudness } from '../master/normalize';
 import { reportJson } from '../master/report';
@@ -254,13 +254,7 @@ export async function enhance(job: EnhanceJob, ctx: JobContext): Promise<Enhance
 
     const report: EnhanceReport = {
       engine: ENGINE_VERSION,
-      input: {
-        file: input.name,
-        container: input.probe.container,
-        codec: input.probe.audioCodec,
-        sampleRate: input.probe.sampleRate ?? fs,
-        channels: input.probe.channels ?? before.channels,
-      },
+      input: inputFacts(input, { sampleRate: fs, channels: before.channels }),
       settings: { preset, chain, classification, targetLufs, ceilingDbtp: TRUE_PEAK_CEILING_DBTP },
       before,
       after,

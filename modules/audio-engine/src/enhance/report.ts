@@ -1,4 +1,5 @@
 /** The enhancement report (report.json and EnhanceResult.report). */
+import type { InputFacts } from '../job/input';
 import type { AnalysisReport } from '../analysis/analyze';
 import type { GainStats } from '../master/limiter';
 import type { EnhancePreset, StageTimings } from '../types';
@@ -9,7 +10,7 @@ import type { CompressorDecision, DeEsserDecision, LevelerDecision } from './spe
 
 export interface EnhanceReport {
   engine: string;
-  input: { file: string; container: string; codec: string | null; sampleRate: number; channels: number };
+  input: InputFacts;
   settings: {
     preset: EnhancePreset;
     /** The chain actually run: voice and podcast are speech chains; audio and video pick one by content. */

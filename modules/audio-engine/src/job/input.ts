@@ -52,6 +52,26 @@ export interface LoadedInput {
   name: string;
 }
 
+/** What a report says of its input file. */
+export interface InputFacts {
+  file: string;
+  container: string;
+  codec: string | null;
+  sampleRate: number;
+  channels: number;
+}
+
+/** The input as the probe saw it (the decoded rate and channel count where the probe had none). */
+export function inputFacts(input: LoadedInput, decoded: { sampleRate: number; channels: number }): InputFacts {
+  return {
+    file: input.name,
+    container: input.probe.container,
+    codec: input.probe.audioCodec,
+    sampleRate: input.probe.sampleRate ?? decoded.sampleRate,
+    channels: input.probe.channels ?? decoded.channels,
+  };
+}
+
 export interface LoadOptions {
   claimedType?: string;
   requireVideo?: boolean;

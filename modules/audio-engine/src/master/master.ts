@@ -20,7 +20,7 @@ import { resamplePcm } from '../io/resample';
 import { OutputSet } from '../io/outputs';
 import { writeWav } from '../io/wav';
 import type { JobContext, Tick } from '../job/context';
-import { assertOneOf, loadInput, resolveLoudnessTarget } from '../job/input';
+import { assertOneOf, inputFacts, loadInput, resolveLoudnessTarget } from '../job/input';
 import { type Pcm, applyGain, frameCount } from '../pcm';
 import {
   INTENSITIES,
@@ -326,13 +326,7 @@ export async function runMaster(job: MasterJob, ctx: JobContext): Promise<Master
     });
     const report: MasterReport = {
       engine: ENGINE_VERSION,
-      input: {
-        file: input.name,
-        container: input.probe.container,
-        codec: input.probe.audioCodec,
-        sampleRate: input.probe.sampleRate ?? fs,
-        channels: input.probe.channels ?? before.channels,
-      },
+      input: inputFacts(input, { sampleRate: fs, channels: before.channels }),
       settings,
       before,
       after,

@@ -1,4 +1,5 @@
 /** The mastering report (report.json and MasterResult.report). */
+import type { InputFacts } from '../job/input';
 import type { AnalysisReport } from '../analysis/analyze';
 import type { Intensity, MusicalStyle, StageTimings } from '../types';
 import type { DynamicsDecision } from './dynamics';
@@ -18,7 +19,7 @@ export interface OutputFacts {
 
 export interface MasterReport {
   engine: string;
-  input: { file: string; container: string; codec: string | null; sampleRate: number; channels: number };
+  input: InputFacts;
   settings: {
     targetLufs: number;
     targetSource: 'default' | 'preset' | 'number' | 'reference';

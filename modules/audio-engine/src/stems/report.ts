@@ -1,25 +1,19 @@
 /** The stems report (`stems.json`). */
+import type { InputFacts } from '../job/input';
 import type { PreviewChoice } from '../master/preview';
-import type { SeparatedStem, StemMode } from '../types';
+import type { SeparatedStem, StemFile, StemMode } from '../types';
 import type { ClassicalDecisions } from './classical';
 
-export interface StemEntry {
-  name: SeparatedStem;
+/** A stem as `stems.json` lists it: the facts of the job's StemFile, with file names relative to the output. */
+export interface StemEntry extends Omit<StemFile, 'path'> {
   file: string;
-  preview: string;
-  durationSec: number;
-  integratedLufs: number;
-  truePeakDbtp: number;
-  rmsDbfs: number;
-  energyShareDb: number;
-  source: 'classical' | 'neural';
   encoding: 'pcm24' | 'float32';
 }
 
 export interface StemsReport {
   engine: string;
   mode: StemMode;
-  input: { file: string; container: string; codec: string | null; sampleRate: number; channels: number };
+  input: InputFacts;
   sampleRate: number;
   channels: number;
   durationSec: number;

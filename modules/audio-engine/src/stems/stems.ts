@@ -14,7 +14,7 @@ import { OutputSet } from '../io/outputs';
 import { resamplePcm } from '../io/resample';
 import { writeWav } from '../io/wav';
 import type { JobContext, Tick } from '../job/context';
-import { assertOneOf, loadInput } from '../job/input';
+import { assertOneOf, inputFacts, loadInput } from '../job/input';
 import { ENGINE_VERSION, truePeaksDb } from '../master/master';
 import { choosePreview, extractPreview } from '../master/preview';
 import { reportJson } from '../master/report';
@@ -213,13 +213,7 @@ export async function runStems(job: StemsJob, ctx: JobContext): Promise<StemsRes
     const report: StemsReport = {
       engine: ENGINE_VERSION,
       mode,
-      input: {
-        file: input.name,
-        container: input.probe.container,
-        codec: input.probe.audioCodec,
-        sampleRate: input.probe.sampleRate ?? fs,
-        channels: input.probe.channels ?? pcm.channels.length,
-      },
+      input: inputFacts(input, { sampleRate: fs, channels: pcm.channels.length }),
       sampleRate: fs,
       channels: pcm.channels.length,
       durationSec,

@@ -7,9 +7,9 @@ import {
   synthesizeDemoVoice,
   writeWav,
 } from '@kora/audio-engine';
-import type { ProcessingOptions, TrackService } from '@kora/audio/contracts';
+import type { ProvisionDemoTrack, TrackService } from '@kora/audio/contracts';
 import { BlobStore, type Document, ReadStore, sleep } from '@kora/kernel';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,21 +18,8 @@ export const DEMO_VERSION = 'v1';
 const LIBRARY = '_demo_library';
 const STALE_LOCK_MS = 10 * 60 * 1000;
 
-/** One service's demo: the material a demo track points at. */
-export interface DemoEntry {
-  filename: string;
-  isVideo: boolean;
-  format: string;
-  contentType: string;
-  fileSize: number;
-  durationSec: number;
-  sampleRate: number;
-  channels: number;
-  originalKey: string;
-  files: Record<string, string>;
-  stems: string[] | null;
-  options: ProcessingOptions;
-}
+/** One service's demo: the material a demo track points at (what `ProvisionDemoTrack` carries). */
+export type DemoEntry = ProvisionDemoTrack['material'] & Pick<ProvisionDemoTrack, 'files' | 'stems' | 'options'>;
 
 interface LibraryDoc extends Document {
   status: 'generating' | 'ready';
@@ -109,7 +96,6 @@ export class DemoLibrary {
         await this.blobs.putFile(`${base}/${key}`, path, type);
         return `${base}/${key}`;
       };
-      const { copyFile } = await import('node:fs/promises');
       const keep = async (key: string, path: string, type: string): Promise<string> => {
         const copy = `${path}.keep`;
         await copyFile(path, copy);

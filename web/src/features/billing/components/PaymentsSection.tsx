@@ -1,4 +1,5 @@
-import { useCallback, useId, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import { SearchField } from '../../../components/SearchField';
 import { useTranslation } from 'react-i18next';
 import { LoadingScreen } from '../../../components/LoadingScreen';
 import { formatDate, formatMoney } from '../../../lib/format';
@@ -19,7 +20,6 @@ export function PaymentsSection({ reloadToken }: SettingsSectionProps) {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: 'date', descending: true });
   const [page, setPage] = useState(1);
-  const searchId = useId();
   const language = i18n.language;
   const method = useCallback(
     (payment: PaymentRecord) =>
@@ -74,18 +74,14 @@ export function PaymentsSection({ reloadToken }: SettingsSectionProps) {
   return (
     <section className="settings-section" aria-labelledby="payments-title">
       <h2 id="payments-title">{t('account.sections.payments')}</h2>
-      <div className="field">
-        <label htmlFor={searchId}>{t('account.payments.search')}</label>
-        <input
-          id={searchId}
-          type="search"
-          value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
-            setPage(1);
-          }}
-        />
-      </div>
+      <SearchField
+        label={t('account.payments.search')}
+        value={search}
+        onSearch={(value) => {
+          setSearch(value);
+          setPage(1);
+        }}
+      />
       {history.isLoading ? (
         <LoadingScreen />
       ) : rows.length === 0 ? (

@@ -1,4 +1,5 @@
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { SearchField } from '../../../components/SearchField';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatDuration, formatNumber } from '../../../lib/format';
 import type { SettingsSectionProps } from '../../../lib/settings-sections';
@@ -16,7 +17,6 @@ export function UsageSection({ reloadToken }: SettingsSectionProps) {
   useReload(reloadToken, () => void history.refetch());
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
-  const searchId = useId();
   const entries = useMemo(() => {
     const needle = search.trim().toLowerCase();
     const list = history.isError ? [] : (history.data ?? []);
@@ -28,18 +28,14 @@ export function UsageSection({ reloadToken }: SettingsSectionProps) {
     <section className="settings-section" aria-labelledby="usage-title">
       <h2 id="usage-title">{t('subscription.usage.title')}</h2>
       <p className="muted">{t('subscription.usage.description')}</p>
-      <div className="field">
-        <label htmlFor={searchId}>{t('subscription.usage.search')}</label>
-        <input
-          id={searchId}
-          type="search"
-          value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
-            setPage(1);
-          }}
-        />
-      </div>
+      <SearchField
+        label={t('subscription.usage.search')}
+        value={search}
+        onSearch={(value) => {
+          setSearch(value);
+          setPage(1);
+        }}
+      />
       {history.isLoading ? (
         <p role="status">{t('subscription.usage.loading')}</p>
       ) : history.isError ? (
