@@ -22,6 +22,7 @@ module.exports = {
         path: [
           'node_modules/@nestjs/',
           'node_modules/express',
+          'node_modules/(@fastify/|fastify)',
           '^(backend|projections|web)/',
           '^modules/(?!audio-engine/)',
         ],
@@ -32,14 +33,14 @@ module.exports = {
       comment: 'Only modules/kernel/src/nest may import Nest; the rest of the kernel is plain TypeScript.',
       severity: 'error',
       from: { path: '^modules/kernel/src/(?!nest/)' },
-      to: { path: ['node_modules/@nestjs/', '^modules/kernel/src/nest/'] },
+      to: { path: ['node_modules/@nestjs/', 'node_modules/(@fastify/|fastify)', '^modules/kernel/src/nest/'] },
     },
     {
       name: 'domain-is-framework-free',
       comment: 'Deciders, events and errors in domain/ carry no framework.',
       severity: 'error',
       from: { path: '^modules/[^/]+/src/domain/' },
-      to: { path: ['node_modules/@nestjs/', 'node_modules/express'] },
+      to: { path: ['node_modules/@nestjs/', 'node_modules/express', 'node_modules/(@fastify/|fastify)'] },
     },
     {
       name: 'modules-only-through-contracts',

@@ -1,15 +1,14 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IdentityProvider } from '@kora/identity';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import helmet from 'helmet';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { type AppOptions, AppModule } from './app.module';
 import type { Config } from './config/config';
-import { bodyParsers, requestPipeline, serveWebClient } from './http/http-pipeline';
+import { bodyParsers, mountRawHandler, requestPipeline, serveWebClient } from './http/http-pipeline';
 import { BuiltInIdentityProvider } from './identity-provider/built-in-provider';
 import { createLogger, PinoNestLogger } from './observability/logger';
 import { Metrics } from './observability/metrics';
@@ -18,6 +17,8 @@ import { KoraIoAdapter } from './realtime/io-adapter';
 export interface KoraApp {
   readonly app: INestApplication;
   readonly logger: Logger;
+  /** Every route the HTTP layer registered (method and path pattern), for the route audit and operators. */
+  readonly routes: ReadonlyArray<{ method: string; path: string }>;
 }
 
 /** The web client's build output, next to the backend in the repository. */
@@ -28,38 +29,31 @@ export function defaultWebDist(): string {
 /** Builds the whole server (not yet listening): tests drive it with supertest, `main.ts` listens. */
 export async function createApp(config: Config, options: AppOptions & { logger?: Logger } = {}): Promise<KoraApp> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger, options), {
+  const adapter = new FastifyAdapter({
+    trustProxy: config.TRUST_PROXY,
+    routerOptions: {
+      // The e-mailed download links carry a signed token in the path.
+      maxParamLength: 2048,
+      ignoreTrailingSlash: true,
+    },
+  });
+  const fastify = adapter.getInstance();
+  const routes: Array<{ method: string; path: string }> = [];
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, path: route.url });
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger, options), adapter, {
     logger: new PinoNestLogger(logger),
     cors: config.WEB_ORIGIN.length > 0 ? { origin: config.WEB_ORIGIN, credentials: true } : false,
-    // Bodies are parsed below, everywhere but under /oidc, where the provider reads its own.
+    // Bodies are parsed by the pipeline's own parsers (multipart is streamed by the upload routes).
     bodyParser: false,
   });
-  app.set('trust proxy', config.TRUST_PROXY);
-  // API answers change with every event: no ETag hashing of each body (streams send their own validators).
-  app.set('etag', false);
   app.useWebSocketAdapter(new KoraIoAdapter(app, config.WEB_ORIGIN));
-  const metrics = app.get(Metrics);
-  app.use(requestPipeline(logger, metrics));
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          'default-src': ["'self'"],
-          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
-          'media-src': ["'self'", 'blob:', 'data:'],
-          'connect-src': ["'self'", 'ws:', 'wss:', ...config.WEB_ORIGIN],
-          'style-src': ["'self'", "'unsafe-inline'"],
-          'worker-src': ["'self'", 'blob:'],
-        },
-      },
-      crossOriginEmbedderPolicy: false,
-    }),
-  );
-  app.use(bodyParsers());
+  requestPipeline(fastify, logger, app.get(Metrics), config.WEB_ORIGIN);
+  bodyParsers(fastify);
   const identity = app.get(IdentityProvider);
   if (identity instanceof BuiltInIdentityProvider) {
-    app.use('/oidc', identity.router());
-    app.use('/oidc', identity.oidc.callback());
+    mountRawHandler(fastify, '/oidc', identity.handler(config.TRUST_PROXY));
   }
   const document = SwaggerModule.createDocument(
     app,
@@ -71,7 +65,8 @@ export async function createApp(config: Config, options: AppOptions & { logger?:
       .build(),
   );
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs/openapi.json' });
-  serveWebClient(app, config.WEB_DIST ?? defaultWebDist(), logger);
+  await serveWebClient(app, config.WEB_DIST ?? defaultWebDist(), logger);
   await app.init();
-  return { app, logger };
+  await fastify.ready();
+  return { app, logger, routes };
 }

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '@kora/kernel/nest';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { Metrics } from '../observability/metrics';
 import { HealthService } from './health.service';
 
@@ -18,18 +18,20 @@ export class HealthController {
   @ApiOperation({ summary: 'Event store, read store, disk space and ffmpeg; 503 naming the failing part' })
   @ApiResponse({ status: 200, description: 'Every check is up' })
   @ApiResponse({ status: 503, description: 'At least one check is down; `failing` names it' })
-  async check(@Res() response: Response): Promise<void> {
+  async check(@Res() reply: FastifyReply): Promise<void> {
     const report = await this.health.report();
-    response.setHeader('Cache-Control', 'no-store');
-    response.status(report.status === 'ok' ? 200 : 503).json(report);
+    await reply
+      .header('Cache-Control', 'no-store')
+      .code(report.status === 'ok' ? 200 : 503)
+      .send(report);
   }
 
   @Public()
   @Get('metrics')
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'Prometheus metrics in text format' })
-  async scrape(@Res() response: Response): Promise<void> {
-    response.setHeader('Content-Type', this.metrics.registry.contentType);
-    response.send(await this.metrics.registry.metrics());
+  async scrape(@Res() reply: FastifyReply): Promise<void> {
+    const text = await this.metrics.registry.metrics();
+    await reply.header('Cache-Control', 'no-store').type(this.metrics.registry.contentType).send(text);
   }
 }

@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { CodedError, ValidationFailedError } from '@kora/kernel';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { LOGGER } from '../observability/logger';
 
@@ -32,14 +32,14 @@ export class ErrorFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') return;
-    const response = host.switchToHttp().getResponse<Response>();
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
     const body = this.toBody(exception);
     if (body.statusCode >= 500) this.logger.error({ err: exception }, 'request failed');
-    if (response.headersSent) {
-      response.end();
+    if (reply.sent || reply.raw.headersSent) {
+      reply.raw.end();
       return;
     }
-    response.status(body.statusCode).json(body);
+    void reply.code(body.statusCode).type('application/json; charset=utf-8').send(body);
   }
 
   private toBody(exception: unknown): ErrorBody {
@@ -70,6 +70,25 @@ export class ErrorFilter implements ExceptionFilter {
         message,
       };
     }
+    if (isClientError(exception)) {
+      // Refused by the HTTP layer before any handler ran: an unreadable, oversized or unsupported body.
+      const status = exception.statusCode;
+      return {
+        statusCode: status,
+        code: HTTP_CODES[status] ?? `HTTP.${status}`,
+        message: CLIENT_MESSAGES[status] ?? exception.message,
+      };
+    }
     return { statusCode: 500, code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' };
   }
+}
+
+const CLIENT_MESSAGES: Record<number, string> = {
+  413: 'The request body is too large',
+  415: 'This type of request body is not accepted',
+};
+
+function isClientError(exception: unknown): exception is Error & { statusCode: number } {
+  const status = (exception as { statusCode?: unknown } | null)?.statusCode;
+  return exception instanceof Error && typeof status === 'number' && status >= 400 && status < 500;
 }

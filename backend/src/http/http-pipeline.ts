@@ -1,111 +1,207 @@
-import type { INestApplication } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
-import express from 'express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import helmet from 'helmet';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join, sep } from 'node:path';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics';
-import { requestContext } from '../observability/request-context';
+import { type RequestContext, requestContext } from '../observability/request-context';
 
 const CORRELATION_HEADER = 'x-correlation-id';
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const JSON_LIMIT = 1024 * 1024;
+const FORM_LIMIT = 64 * 1024;
 
 /** Paths the server answers itself; everything else under GET may be a client-side route of the web app. */
 export const SERVER_PATHS = /^\/(api|socket\.io|metrics|oidc|dev)(\/|$)/;
 
-/**
- * Per request: a correlation id (taken from `X-Correlation-Id` or `X-Request-Id` when well-formed, else new), echoed
- * in the response and attached to every log line and event of the request; a latency observation labelled by the
- * matched route (never the raw URL, to keep the label set small); one access-log line.
- */
-export function requestPipeline(logger: Logger, metrics: Metrics) {
-  return (request: Request, response: Response, next: NextFunction): void => {
-    const incoming = request.header(CORRELATION_HEADER) ?? request.header('x-request-id');
-    const correlationId = incoming && SAFE_ID.test(incoming) ? incoming : randomUUID();
-    response.setHeader(CORRELATION_HEADER, correlationId);
-    const started = process.hrtime.bigint();
-    const context = { correlationId } as { correlationId: string; userId?: string };
-    response.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeLabel(request);
-      metrics.httpDuration.observe({ method: request.method, route, status: String(response.statusCode) }, seconds);
-      if (route === '/metrics' || route === '/api/health') return;
-      requestContext.run(context, () =>
-        logger.info(
-          {
-            req: { method: request.method, url: request.originalUrl.split('?')[0] },
-            res: { statusCode: response.statusCode },
-            ms: Math.round(seconds * 1000),
-          },
-          'request completed',
-        ),
-      );
-    });
-    requestContext.run(context, next);
-  };
+/** What the pipeline keeps on each request: its context (correlation and user ids), its path and when it started. */
+interface Exchange {
+  context: RequestContext;
+  path: string;
+  started: bigint;
 }
 
-function routeLabel(request: Request): string {
-  const route = (request as Request & { route?: { path?: string } }).route?.path;
-  if (route) return `${request.baseUrl}${route}`;
-  if (request.method === 'GET' && !SERVER_PATHS.test(request.path)) return 'web';
+const exchanges = new WeakMap<IncomingMessage, Exchange>();
+
+/** The security headers, set on the raw response so that answers Fastify does not send itself carry them too. */
+function securityHeaders(webOrigins: readonly string[]) {
+  return helmet({
+    contentSecurityPolicy: {
+      directives: {
+        'default-src': ["'self'"],
+        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+        'media-src': ["'self'", 'blob:', 'data:'],
+        'connect-src': ["'self'", 'ws:', 'wss:', ...webOrigins],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'worker-src': ["'self'", 'blob:'],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+}
+
+/**
+ * Per request: a correlation id (taken from `X-Correlation-Id` or `X-Request-Id` when well-formed, else new), echoed
+ * in the response and attached to every log line and event of the request; the security headers; a latency
+ * observation labelled by the matched route (never the raw URL, to keep the label set small); one access-log line.
+ *
+ * Fastify hooks rather than middleware: the context is entered in `preHandler`, after the body is read, because a
+ * body arrives on the socket's own async context and would lose a context entered earlier.
+ */
+export function requestPipeline(
+  fastify: FastifyInstance,
+  logger: Logger,
+  metrics: Metrics,
+  webOrigins: readonly string[],
+): void {
+  const headers = securityHeaders(webOrigins);
+
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const incoming = request.headers[CORRELATION_HEADER] ?? request.headers['x-request-id'];
+    const correlationId = typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
+    exchanges.set(request.raw, {
+      context: { correlationId },
+      path: request.url.split('?')[0]!,
+      started: process.hrtime.bigint(),
+    });
+    reply.raw.setHeader(CORRELATION_HEADER, correlationId);
+    headers(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
+  });
+  fastify.addHook('preHandler', (request, _reply, done) => {
+    const exchange = exchanges.get(request.raw);
+    if (exchange) requestContext.run(exchange.context, done);
+    else done();
+  });
+  // Runs for every answer, hijacked ones included (Fastify listens for the raw response's end).
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const exchange = exchanges.get(request.raw);
+    if (exchange) {
+      const route = routeLabel(request);
+      const seconds = Number(process.hrtime.bigint() - exchange.started) / 1e9;
+      metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, seconds);
+      if (route !== '/metrics' && route !== '/api/health') {
+        requestContext.run(exchange.context, () =>
+          logger.info(
+            {
+              req: { method: request.method, url: exchange.path },
+              res: { statusCode: reply.statusCode },
+              ms: Math.round(seconds * 1000),
+            },
+            'request completed',
+          ),
+        );
+      }
+    }
+    done();
+  });
+}
+
+function routeLabel(request: FastifyRequest): string {
+  const route = request.is404 ? undefined : request.routeOptions.url;
+  if (route && route !== '/*') return route.replace(/\/\*$/, '');
+  if (request.method === 'GET' && !SERVER_PATHS.test(request.url)) return 'web';
   return 'unmatched';
 }
 
+/** A 4xx that the error filter turns into the API's error shape. */
+function bodyError(statusCode: 400 | 413, message: string): Error & { statusCode: number } {
+  return Object.assign(new Error(message), { statusCode });
+}
+
 /**
- * JSON (1 MB) and form bodies for every path except /oidc, whose provider parses its own. A malformed or oversized
- * body gets the API's error shape instead of Express's HTML page.
+ * JSON (1 MB; an empty body reads as none) and form bodies (64 KB). Multipart bodies are left on the request for the
+ * upload routes to stream, never buffered; other types are refused with 415. /oidc never gets here: its provider
+ * reads its own bodies (see `mountRawHandler`).
  */
-export function bodyParsers() {
-  const json = express.json({ limit: '1mb' });
-  const form = express.urlencoded({ extended: false, limit: '64kb' });
-  const fail = (response: Response, error: { status?: number; type?: string }): void => {
-    const tooLarge = error.type === 'entity.too.large';
-    response.status(tooLarge ? 413 : 400).json({
-      statusCode: tooLarge ? 413 : 400,
-      code: tooLarge ? 'HTTP.PAYLOAD_TOO_LARGE' : 'HTTP.BAD_REQUEST',
-      message: tooLarge ? 'The request body is too large' : 'The request body could not be read',
-    });
-  };
-  return (request: Request, response: Response, next: NextFunction): void => {
-    if (request.path.startsWith('/oidc/') || request.path === '/oidc') return next();
-    json(request, response, (jsonError?: unknown) => {
-      if (jsonError) return fail(response, jsonError as { type?: string });
-      form(request, response, (formError?: unknown) =>
-        formError ? fail(response, formError as { type?: string }) : next(),
+export function bodyParsers(fastify: FastifyInstance): void {
+  // Fastify's own parser refuses `__proto__` and `constructor.prototype` keys (prototype poisoning).
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: JSON_LIMIT },
+    (request, body: string, done) => {
+      if (body.trim() === '') return done(null, undefined);
+      parseJson(request, body, (error, value) =>
+        error ? done(bodyError(400, 'The request body could not be read'), undefined) : done(null, value),
       );
-    });
+    },
+  );
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_LIMIT },
+    (_request, body: string, done) => done(null, Object.fromEntries(new URLSearchParams(body))),
+  );
+  fastify.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null, undefined));
+}
+
+/**
+ * Hands every request under `prefix` to a plain Node handler (the built-in provider's pages and OpenID endpoints)
+ * before Fastify reads the body, after the pipeline's own hooks: they get the correlation id, the security headers
+ * and the access log like any other answer.
+ */
+export function mountRawHandler(
+  fastify: FastifyInstance,
+  prefix: string,
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+): void {
+  const hijack = (request: FastifyRequest, reply: FastifyReply, _done: () => void): void => {
+    reply.hijack();
+    handler(request.raw, reply.raw);
   };
+  for (const url of [prefix, `${prefix}/*`]) {
+    fastify.route({
+      method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      url,
+      onRequest: hijack,
+      handler: () => undefined,
+    });
+  }
+}
+
+/** True when the client takes HTML, as browsers asking for a page do (no Accept header counts as anything). */
+export function acceptsHtml(accept: string | undefined): boolean {
+  if (!accept) return true;
+  return accept.split(',').some((range) => {
+    const [type = '', ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    if (type !== 'text/html' && type !== 'text/*' && type !== '*/*') return false;
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
 }
 
 /**
  * Serves the built web client: hashed assets cached for a year, `index.html` never cached, and every GET that is
- * not a server path and accepts HTML answered with `index.html` so client-side routes survive a reload.
+ * not a server path and accepts HTML answered with `index.html` so client-side routes survive a reload. Anything
+ * else falls through to the API's 404.
  */
-export function serveWebClient(app: INestApplication, webDist: string, logger: Logger): void {
+export async function serveWebClient(app: NestFastifyApplication, webDist: string, logger: Logger): Promise<void> {
   const index = join(webDist, 'index.html');
   if (!existsSync(index)) {
     logger.warn({ webDist }, 'web client not built: run `npm run build:web` (npm start does it)');
     return;
   }
-  const assets = express.static(webDist, {
+  const fastify = app.getHttpAdapter().getInstance();
+  const assets = `${join(webDist, 'assets')}${sep}`;
+  await fastify.register(fastifyStatic, {
+    root: webDist,
+    prefix: '/',
     index: false,
-    setHeaders(response, path) {
-      response.setHeader(
-        'Cache-Control',
-        path.includes(`${join(webDist, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-      );
+    // One route per file of the build (it does not change while the server runs): API paths never touch the disk.
+    wildcard: false,
+    setHeaders(reply, path) {
+      reply.header('Cache-Control', path.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  // API calls never look for a file on disk.
-  app.use((request: Request, response: Response, next: NextFunction) =>
-    SERVER_PATHS.test(request.path) ? next() : assets(request, response, next),
-  );
-  app.use((request: Request, response: Response, next: NextFunction) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return next();
-    if (SERVER_PATHS.test(request.path) || !request.accepts('html')) return next();
-    response.setHeader('Cache-Control', 'no-cache');
-    response.sendFile(index);
+  fastify.get('/*', (request, reply) => {
+    if (SERVER_PATHS.test(request.url) || !acceptsHtml(request.headers.accept)) {
+      reply.callNotFound();
+      return reply;
+    }
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
   });
 }

@@ -3,6 +3,7 @@ import { type Mailer, type RateLimit, RateLimiter, type ReadStore } from '@kora/
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { importJWK, SignJWT } from 'jose';
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
@@ -310,8 +311,23 @@ export class BuiltInIdentityProvider extends IdentityProvider {
 
   // ---- Pages ---------------------------------------------------------------------------------------------
 
-  /** Express routes for the provider's own pages; mount before `provider.callback()`. */
-  router(): Router {
+  /**
+   * The provider as one Node request handler for everything under /oidc: its own pages (a small Express app, with the
+   * same proxy trust as the API so rate limits see the client's address), then the OpenID endpoints of
+   * `oidc-provider`, which read their own bodies.
+   */
+  handler(trustProxy: number): (request: IncomingMessage, response: ServerResponse) => void {
+    const app = express();
+    app.set('trust proxy', trustProxy);
+    app.set('x-powered-by', false);
+    app.set('etag', false);
+    app.use('/oidc', this.router());
+    app.use('/oidc', this.oidc.callback());
+    return app;
+  }
+
+  /** Express routes for the provider's own pages; mounted before `provider.callback()`. */
+  private router(): Router {
     const router = Router();
     const body = express.urlencoded({ extended: false, limit: '16kb' });
     const wrap =

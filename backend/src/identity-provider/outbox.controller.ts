@@ -2,7 +2,8 @@ import { Controller, Get, Inject, NotFoundException, Param, Req, Res } from '@ne
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Mailer } from '@kora/kernel';
 import { Public } from '@kora/kernel/nest';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { acceptsHtml } from '../http/http-pipeline';
 import { OutboxMailer } from '../infra/mail/mailers';
 import { escapeHtml } from './pages';
 
@@ -19,18 +20,18 @@ function isLoopback(address: string | undefined): boolean {
 export class OutboxController {
   constructor(@Inject(Mailer) private readonly mailer: Mailer) {}
 
-  private outbox(request: Request): OutboxMailer {
-    if (!(this.mailer instanceof OutboxMailer) || !isLoopback(request.socket.remoteAddress))
+  private outbox(request: FastifyRequest): OutboxMailer {
+    if (!(this.mailer instanceof OutboxMailer) || !isLoopback(request.raw.socket.remoteAddress))
       throw new NotFoundException();
     return this.mailer;
   }
 
   @Public()
   @Get()
-  async list(@Req() request: Request, @Res() response: Response): Promise<void> {
+  async list(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const entries = await this.outbox(request).list();
-    if (request.accepts(['html', 'json']) === 'json') {
-      response.json(entries);
+    if (!acceptsHtml(request.headers.accept) || /^application\/json/.test(request.headers.accept ?? '')) {
+      await reply.send(entries);
       return;
     }
     const rows = entries
@@ -39,8 +40,8 @@ export class OutboxController {
           `<tr><td>${escapeHtml(e.acceptedAt)}</td><td>${escapeHtml(e.to)}</td><td><a href="/dev/outbox/${e.id}">${escapeHtml(e.subject)}</a></td><td>${escapeHtml(e.template)}</td><td>${e.language}</td></tr>`,
       )
       .join('');
-    response
-      .type('html')
+    await reply
+      .type('text/html; charset=utf-8')
       .send(
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outbox · Kora</title></head><body><h1>Outbox (${entries.length})</h1><table><thead><tr><th>Sent</th><th>To</th><th>Subject</th><th>Template</th><th>Language</th></tr></thead><tbody>${rows}</tbody></table></body></html>`,
       );
@@ -48,9 +49,9 @@ export class OutboxController {
 
   @Public()
   @Get(':id')
-  async show(@Param('id') id: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+  async show(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const found = await this.outbox(request).read(id);
     if (!found) throw new NotFoundException();
-    response.type('text/plain; charset=utf-8').send(found.raw);
+    await reply.type('text/plain; charset=utf-8').send(found.raw);
   }
 }

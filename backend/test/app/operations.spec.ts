@@ -86,6 +86,68 @@ describe('operations endpoints', () => {
     expect(asset.headers['cache-control']).toContain('immutable');
     const api = await request(test.url).get('/api/nowhere').set('Accept', 'text/html').expect(404);
     expect(api.body).toMatchObject({ statusCode: 404, code: 'HTTP.NOT_FOUND' });
+    const script = await request(test.url).get('/missing.js').set('Accept', 'application/javascript').expect(404);
+    expect(script.body).toMatchObject({ statusCode: 404, code: 'HTTP.NOT_FOUND' });
+  });
+
+  it('answers unreadable, oversized and unsupported bodies with the API error shape, and reads an empty one as none', async () => {
+    const auth = { Authorization: `Bearer ${await test.token('0190c2a4-0000-7000-8000-000000000001')}` };
+    const path = '/api/audio/track/0190c2a4-0000-7000-8000-0000000000aa/cancel';
+    const malformed = await request(test.url)
+      .post(path)
+      .set(auth)
+      .set('Content-Type', 'application/json')
+      .send('{"not json');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({
+      statusCode: 400,
+      code: 'HTTP.BAD_REQUEST',
+      message: 'The request body could not be read',
+    });
+    const poisoned = await request(test.url)
+      .post(path)
+      .set(auth)
+      .set('Content-Type', 'application/json')
+      .send('{"__proto__": {"admin": true}}');
+    expect(poisoned.status).toBe(400);
+    expect(poisoned.body.code).toBe('HTTP.BAD_REQUEST');
+    const huge = await request(test.url)
+      .post(path)
+      .set(auth)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ padding: 'x'.repeat(1_100_000) }));
+    expect(huge.status).toBe(413);
+    expect(huge.body).toMatchObject({ statusCode: 413, code: 'HTTP.PAYLOAD_TOO_LARGE' });
+    const binary = await request(test.url)
+      .post(path)
+      .set(auth)
+      .set('Content-Type', 'application/octet-stream')
+      .send(Buffer.from([1, 2, 3]));
+    expect(binary.status).toBe(415);
+    expect(binary.body).toMatchObject({ statusCode: 415, code: 'HTTP.UNSUPPORTED_MEDIA_TYPE' });
+    // An empty JSON body passes the parser: the answer is the route's own (no such track).
+    const empty = await request(test.url).post(path).set(auth).set('Content-Type', 'application/json').send('');
+    expect(empty.status).toBe(404);
+    expect(empty.body.code).not.toBe('HTTP.BAD_REQUEST');
+  });
+
+  it('gives the built-in provider’s answers the same correlation id, security headers and route metrics', async () => {
+    const count = async (): Promise<number> => {
+      const metrics = await request(test.url).get('/metrics').expect(200);
+      const line = /kora_http_request_duration_seconds_count\{method="GET",route="\/oidc",status="200"\} (\d+)/.exec(
+        metrics.text,
+      );
+      return Number(line?.[1] ?? 0);
+    };
+    const before = await count();
+    const discovery = await request(test.url)
+      .get('/oidc/.well-known/openid-configuration')
+      .set('X-Correlation-Id', 'oidc-42')
+      .expect(200);
+    expect(discovery.headers['x-correlation-id']).toBe('oidc-42');
+    expect(discovery.headers['x-content-type-options']).toBe('nosniff');
+    expect(discovery.body.issuer).toBe(`${test.url}/oidc`);
+    expect((await count()) - before).toBe(1);
   });
 });
 

@@ -105,6 +105,9 @@ describe('tracks: upload, processing, status, streams, deletion', () => {
     expect(ranged.headers['content-range']).toMatch(/^bytes 0-99\/\d+$/);
     expect(ranged.body.length).toBe(100);
     await request(test.url).get(track.body.previewUrl).set(awa.auth).set('Range', 'bytes=999999999-').expect(416);
+    const head = await request(test.url).head(track.body.previewUrl).set(awa.auth).expect(200);
+    expect(head.headers['accept-ranges']).toBe('bytes');
+    expect(head.headers['content-length']).toBe(ranged.headers['content-range']?.split('/')[1]);
     const locked = await request(test.url).get(`/api/audio/track/${id}/stream/master`).set(awa.auth).expect(403);
     expect(locked.body.code).toBe('TRACKS.LOCKED');
     const original = await request(test.url).get(`/api/audio/track/${id}/stream/original`).set(awa.auth).expect(200);

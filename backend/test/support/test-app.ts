@@ -9,6 +9,8 @@ import { tempDir } from './temp';
 
 export interface TestApp {
   app: INestApplication;
+  /** Every route the HTTP layer registered. */
+  routes: ReadonlyArray<{ method: string; path: string }>;
   config: Config;
   /** http://127.0.0.1:<port>, which is also the PUBLIC_URL (the built-in issuer lives under it). */
   url: string;
@@ -50,7 +52,7 @@ export async function startTestApp(
     ...options.env,
   });
   const verifier = options.realAuth ? undefined : new LocalTokenVerifier('test-secret-test-secret-test-secret-42');
-  const { app } = await createApp(config, {
+  const { app, routes } = await createApp(config, {
     ...options,
     ...(verifier ? { verifier } : {}),
     logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
@@ -58,6 +60,7 @@ export async function startTestApp(
   await app.listen(port, '127.0.0.1');
   return {
     app,
+    routes,
     config,
     url,
     dataDir: dir.path,

@@ -11,7 +11,8 @@ import {
   sendBlob,
   UploadRejectedError,
 } from '@kora/kernel/nest';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import type { MixTrackFile, MixTrackSettings } from '../contracts/events';
 import {
   GetMixSession,
@@ -93,9 +94,9 @@ export class SessionsController {
   async addOne(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
-    @Req() request: Request,
+    @Req() request: FastifyRequest,
   ): Promise<{ session: MixSessionView }> {
-    return this.addTracks(user, id, request, 'file');
+    return this.addTracks(user, id, request.raw, 'file');
   }
 
   @Post('sessions/:id/tracks/batch')
@@ -104,16 +105,16 @@ export class SessionsController {
   async addBatch(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
-    @Req() request: Request,
+    @Req() request: FastifyRequest,
   ): Promise<{ session: MixSessionView }> {
-    return this.addTracks(user, id, request, 'files');
+    return this.addTracks(user, id, request.raw, 'files');
   }
 
   /** Streams each file into the blob store, checks it is WAV by content, then records them all or none. */
   private async addTracks(
     user: AuthenticatedUser,
     sessionId: string,
-    request: Request,
+    request: IncomingMessage,
     field: string,
   ): Promise<{ session: MixSessionView }> {
     const session = await this.session(user, sessionId);
@@ -287,8 +288,8 @@ export class SessionsController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
     @Param('type') type: string,
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
   ): Promise<void> {
     const session = await this.session(user, id);
     const original = /^original-(.+)$/.exec(type);
@@ -297,7 +298,7 @@ export class SessionsController {
     if ((type === 'mix' || type.startsWith('track-')) && !session.unlocked) {
       throw new MixError('mixing.locked', 'Unlock this mix to get the full result.', 403);
     }
-    await sendBlob(this.blobs, key, request, response, {
+    await sendBlob(this.blobs, key, request, reply, {
       filename: `${session.name.replace(/<[^>]*>?/g, '') || 'mix'}_${type}`,
     });
   }

@@ -12,7 +12,7 @@ import {
   ValidationFailedError,
 } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser, Public, sendBlob } from '@kora/kernel/nest';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { GetTrack, type TrackDocument } from '../../contracts/queries';
 import { ResultNotReadyError, TrackNotFoundError } from '../../domain/errors';
@@ -129,14 +129,18 @@ export class SendEmailController {
   @Public()
   @Get('download/:token')
   @ApiOperation({ summary: 'Download an e-mailed result (signed link, 7 days)' })
-  async download(@Param('token') token: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+  async download(
+    @Param('token') token: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const claims = verifyLink(token, this.options.linkSecret);
     if (!claims) throw new TrackNotFoundError();
     if (claims.e * 1000 < this.clock.now().getTime()) throw new LinkExpiredError();
     const track = await this.queries.execute<GetTrack, TrackDocument | null>(new GetTrack(claims.u, claims.t));
     const key = track?.files[claims.f];
     if (!track || !key) throw new TrackNotFoundError();
-    await sendBlob(this.blobs, key, request, response, {
+    await sendBlob(this.blobs, key, request, reply, {
       filename: `${stripTags(track.filename).replace(/\.[^.]*$/, '') || 'kora'}_${claims.f.replace(/^stem-/, '')}`,
       download: true,
     });

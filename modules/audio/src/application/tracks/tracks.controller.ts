@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BlobStore, ReadStore } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser, sendBlob } from '@kora/kernel/nest';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IN_PROGRESS, TRACK_SERVICES, type TrackService, type TrackStatus } from '../../contracts/events';
 import {
   type EngineSpeedDocument,
@@ -54,16 +54,16 @@ export class TracksController {
   @ApiOperation({ summary: 'Upload a file for a service (multipart: file, service, preset, mode); checked by content' })
   upload(
     @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @Req() request: FastifyRequest,
   ): Promise<TrackView & { service: TrackService }> {
-    return this.uploads.upload(user.userId, request);
+    return this.uploads.upload(user.userId, request.raw);
   }
 
   @Get('tracks')
   @ApiOperation({ summary: 'The user’s tracks, newest first (page, limit, service, audioId, isDemo, search)' })
   async list(
     @CurrentUser() user: AuthenticatedUser,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) reply: FastifyReply,
     @Query('page') pageText?: string,
     @Query('limit') limitText?: string,
     @Query('service') service?: string,
@@ -74,7 +74,7 @@ export class TracksController {
     // The same page asked again while the read model has not moved is answered from memory.
     const version = (await this.reads.getCheckpoint('tracks'))?.position ?? 0;
     const key = `${user.userId}|${pageText}|${limitText}|${service}|${audioId}|${isDemo}|${search}`;
-    response.type('application/json');
+    reply.type('application/json; charset=utf-8');
     const cached = this.pages.get(key);
     if (cached?.version === version) return cached.body;
     const page = Math.max(1, Number.parseInt(pageText ?? '1', 10) || 1);
@@ -177,8 +177,8 @@ export class TracksController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
     @Param('type') type: string,
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
   ): Promise<void> {
     const doc = await this.owned(user, id);
     const isStem = doc.stems.includes(type);
@@ -186,7 +186,7 @@ export class TracksController {
     if (!key || (!isStem && !['original', 'preview', 'master', 'master48', 'report'].includes(type)))
       throw new TrackNotFoundError();
     if ((LOCKED_TYPES.has(type) || isStem) && !doc.unlocked) throw new TrackLockedError();
-    await sendBlob(this.blobs, key, request, response, {
+    await sendBlob(this.blobs, key, request, reply, {
       filename: `${stripTags(doc.filename).replace(/\.[^.]*$/, '') || 'kora'}_${type}`,
       contentType: type === 'original' ? doc.contentType : undefined,
     });
