@@ -1,7 +1,7 @@
 import { toAppend, trackStream, uuidv7 } from '@kora/kernel';
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
-import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config/config';
@@ -11,11 +11,13 @@ import { closeStores, openStores } from '../infra/infra.module';
  * `npm run bench:api`: the API on its embedded defaults, as a separate server process on loopback.
  * 1. GET /api/audio/tracks (page 1, 10 per page) at 200 concurrent connections for 15 s, over an account with 500
  *    tracks: latency percentiles and requests per second.
- * 2. A 49 MB WAV upload: throughput from the first byte to the answer, and the server's resident memory growth
- *    (sampled every 50 ms during the upload).
+ * 2. Socket latency: from a deletion to the `track.status` message on the owner's socket.
+ * 3. Five 49 MB WAV uploads: throughput from the first byte to the answer (median), and the server's resident memory
+ *    growth (sampled every 20 ms from /proc during each upload; the worst).
  */
 const ROOT = join(__dirname, '..', '..', '..');
 const TRACKS = 500;
+const UPLOADS = 5;
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'kora-bench-api-'));
@@ -95,7 +97,15 @@ async function main(): Promise<void> {
         file,
       ]);
       const size = statSync(file).size;
-      const upload = await measureUpload(port, token, file, size);
+      const uploads: Array<{ mbPerSecond: number; growthMb: number }> = [];
+      for (let run = 0; run < UPLOADS; run += 1) uploads.push(await measureUpload(port, server.pid, token, file, size));
+      const rates = uploads.map((upload) => upload.mbPerSecond).sort((a, b) => a - b);
+      const upload = {
+        mbPerSecond: rates[Math.floor(rates.length / 2)]!,
+        slowest: rates[0]!,
+        fastest: rates[rates.length - 1]!,
+        growthMb: Math.max(...uploads.map((u) => u.growthMb)),
+      };
 
       console.log(
         `API on the embedded defaults (${cpus().length} cores, ${cpus()[0]?.model ?? ''}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version})\n`,
@@ -112,10 +122,10 @@ async function main(): Promise<void> {
         `| track.status on the socket, from sending the request: p50 / p99 / max | ${socketLatency.p50} / ${socketLatency.p99} / ${socketLatency.max} ms | < 200 ms |`,
       );
       console.log(
-        `| upload of ${(size / 2 ** 20).toFixed(1)} MB: throughput | ${upload.mbPerSecond.toFixed(0)} MB/s | >= 100 MB/s |`,
+        `| upload of ${(size / 2 ** 20).toFixed(1)} MB: throughput, median of ${UPLOADS} (slowest-fastest) | ${upload.mbPerSecond.toFixed(0)} MB/s (${upload.slowest.toFixed(0)}-${upload.fastest.toFixed(0)}) | >= 100 MB/s |`,
       );
       console.log(
-        `| upload: server memory growth (peak RSS - RSS before) | ${upload.growthMb.toFixed(1)} MB | < 64 MB |`,
+        `| upload: server memory growth (peak RSS - RSS before), worst of ${UPLOADS} | ${upload.growthMb.toFixed(1)} MB | < 64 MB |`,
       );
     } finally {
       server.kill('SIGTERM');
@@ -241,25 +251,42 @@ async function measureSocketLatency(
   return { p50: at(0.5), p99: at(0.99), max: gaps[gaps.length - 1]! };
 }
 
-async function rssMb(port: number): Promise<number> {
+/**
+ * The server's resident memory in MB: read from /proc where there is one, so that sampling costs the server nothing;
+ * elsewhere from its /metrics.
+ */
+async function rssMb(port: number, pid: number | undefined): Promise<number> {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status);
+    if (kb) return Number(kb[1]) / 1024;
+  } catch {
+    // no procfs: ask the server
+  }
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   const match = /^kora_process_resident_memory_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)/m.exec(text);
   return match ? Number(match[1]) / 2 ** 20 : Number.NaN;
 }
 
+/**
+ * One upload of `file` as a mastering track: throughput from the first byte sent to the answer, and the server's
+ * memory growth (peak RSS sampled every 20 ms, minus RSS before). The track is deleted afterwards, so that the next
+ * upload is not refused as a second one in processing.
+ */
 async function measureUpload(
   port: number,
+  pid: number | undefined,
   token: string,
   file: string,
   size: number,
 ): Promise<{ mbPerSecond: number; growthMb: number }> {
-  const before = await rssMb(port);
+  const before = await rssMb(port, pid);
   let peak = before;
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      peak = Math.max(peak, await rssMb(port));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      peak = Math.max(peak, await rssMb(port, pid));
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
   const boundary = `----kora${uuidv7()}`;
@@ -283,6 +310,12 @@ async function measureUpload(
   sampling = false;
   await sampler;
   if (response.status !== 201) throw new Error(`upload answered ${response.status}: ${await response.text()}`);
+  const { id } = (await response.json()) as { id: string };
+  const removed = await fetch(`http://127.0.0.1:${port}/api/audio/${id}`, {
+    method: 'DELETE',
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  if (!removed.ok) throw new Error(`delete answered ${removed.status}`);
   return { mbPerSecond: size / 2 ** 20 / seconds, growthMb: peak - before };
 }
 
