@@ -76,6 +76,33 @@ export function blobStoreContract(
       await store.putFile(`${unique('t')}/copy`, file, 'text/plain').then(async (info) => expect(info.size).toBe(9));
     });
 
+    it('lists every complete blob under a prefix once, with its size and type, and never a write in progress', async () => {
+      const prefix = unique('l');
+      await store.put(`${prefix}/a/original`, Readable.from([Buffer.from('12345')]), 'audio/wav');
+      await store.put(`${prefix}/a/preview`, Readable.from([Buffer.from('123')]), 'audio/mpeg');
+      await store.put(`${prefix}/b/report`, Readable.from([Buffer.from('{}')]), 'application/json');
+      await store.put(`${prefix}/b/report`, Readable.from([Buffer.from('{"v":2}')]), 'application/json');
+      const slow = new Readable({ read() {} });
+      slow.push(Buffer.from('partial'));
+      const writing = store.put(`${prefix}/c/original`, slow, 'audio/wav');
+      // The write has begun once the store has taken the first bytes off the source.
+      while (slow.readableLength > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const listed = [];
+      for await (const entry of store.list(prefix)) listed.push(entry);
+      expect(listed.sort((x, y) => x.key.localeCompare(y.key))).toEqual([
+        { key: `${prefix}/a/original`, size: 5, contentType: 'audio/wav' },
+        { key: `${prefix}/a/preview`, size: 3, contentType: 'audio/mpeg' },
+        { key: `${prefix}/b/report`, size: 7, contentType: 'application/json' },
+      ]);
+      slow.push(null);
+      await writing;
+      const all = [];
+      for await (const entry of store.list()) all.push(entry.key);
+      expect(all).toContain(`${prefix}/c/original`);
+      expect(all.filter((key) => key.startsWith(`${prefix}/`))).toHaveLength(4);
+    });
+
     it('hands out a local path to the bytes', async () => {
       const key = `${unique('t')}/preview`;
       await store.put(key, Readable.from([Buffer.from('mp3 bytes')]), 'audio/mpeg');

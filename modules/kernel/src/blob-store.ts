@@ -5,6 +5,11 @@ export interface BlobInfo {
   readonly contentType: string;
 }
 
+/** A stored blob, as listed. */
+export interface BlobEntry extends BlobInfo {
+  readonly key: string;
+}
+
 export interface ByteRange {
   /** First byte, inclusive. */
   readonly start: number;
@@ -46,4 +51,6 @@ export abstract class BlobStore {
   abstract delete(key: string): Promise<void>;
   /** Deletes every blob under `prefix/`. */
   abstract deletePrefix(prefix: string): Promise<number>;
+  /** Every complete blob (under `prefix/` when given), each once; writes in progress are not listed. */
+  abstract list(prefix?: string): AsyncIterable<BlobEntry>;
 }

@@ -1,4 +1,12 @@
-import { assertBlobKey, type BlobInfo, BlobNotFoundError, BlobStore, type ByteRange } from '@kora/kernel';
+import {
+  assertBlobKey,
+  type BlobEntry,
+  type BlobInfo,
+  BlobNotFoundError,
+  BlobStore,
+  type ByteRange,
+  escapeRegExp,
+} from '@kora/kernel';
 import { GridFSBucket, type MongoClient } from 'mongodb';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -88,9 +96,25 @@ export class GridFsBlobStore extends BlobStore {
 
   async deletePrefix(prefix: string): Promise<number> {
     assertBlobKey(prefix);
-    const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const docs = (await this.bucket.find({ filename: { $regex: `^${escaped}/` } }).toArray()) as FileDoc[];
+    const docs = (await this.bucket.find({ filename: { $regex: `^${escapeRegExp(prefix)}/` } }).toArray()) as FileDoc[];
     for (const doc of docs) await this.bucket.delete(doc._id as never).catch(() => undefined);
     return docs.filter((doc) => !doc.filename.includes('.partial-')).length;
+  }
+
+  async *list(prefix?: string): AsyncIterable<BlobEntry> {
+    if (prefix) assertBlobKey(prefix);
+    const filter = prefix ? { filename: { $regex: `^${escapeRegExp(prefix)}/` } } : {};
+    // Newest first within a key: while a write replaces a blob, the older version may still be there.
+    const cursor = this.bucket.find(filter).sort({ filename: 1, uploadDate: -1 });
+    let previous: string | null = null;
+    for await (const doc of cursor as AsyncIterable<FileDoc>) {
+      if (doc.filename === previous || doc.filename.includes('.partial-')) continue;
+      previous = doc.filename;
+      yield {
+        key: doc.filename,
+        size: doc.length,
+        contentType: doc.metadata?.contentType ?? 'application/octet-stream',
+      };
+    }
   }
 }

@@ -1,8 +1,15 @@
-import { assertBlobKey, type BlobInfo, BlobNotFoundError, BlobStore, type ByteRange } from '@kora/kernel';
+import {
+  assertBlobKey,
+  type BlobEntry,
+  type BlobInfo,
+  BlobNotFoundError,
+  BlobStore,
+  type ByteRange,
+} from '@kora/kernel';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -90,19 +97,32 @@ export class LocalBlobStore extends BlobStore {
   async deletePrefix(prefix: string): Promise<number> {
     const directory = this.path(prefix);
     let count = 0;
-    try {
-      const walk = async (dir: string): Promise<void> => {
-        for (const entry of await readdir(dir, { withFileTypes: true })) {
-          if (entry.isDirectory()) await walk(join(dir, entry.name));
-          else if (!entry.name.endsWith('.type') && !entry.name.includes('.partial-')) count += 1;
-        }
-      };
-      await walk(directory);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-      throw error;
-    }
+    for await (const _ of this.blobFiles(directory)) count += 1;
     await rm(directory, { recursive: true, force: true });
     return count;
+  }
+
+  async *list(prefix?: string): AsyncIterable<BlobEntry> {
+    for await (const path of this.blobFiles(prefix ? this.path(prefix) : this.root)) {
+      const key = relative(this.root, path).split(sep).join('/');
+      const info = await this.stat(key);
+      if (info) yield { key, ...info };
+    }
+  }
+
+  /** The blob files under a directory: not the `.type` sidecars, not writes in progress. */
+  private async *blobFiles(directory: string): AsyncGenerator<string> {
+    let entries;
+    try {
+      entries = await readdir(directory, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const entry of entries) {
+      const path = join(directory, entry.name);
+      if (entry.isDirectory()) yield* this.blobFiles(path);
+      else if (!entry.name.endsWith('.type') && !entry.name.includes('.partial-')) yield path;
+    }
   }
 }
