@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Res } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '@kora/kernel/nest';
 import type { FastifyReply } from 'fastify';
@@ -28,7 +28,6 @@ export class HealthController {
 
   @Public()
   @Get('metrics')
-  @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'Prometheus metrics in text format' })
   async scrape(@Res() reply: FastifyReply): Promise<void> {
     const text = await this.metrics.registry.metrics();
