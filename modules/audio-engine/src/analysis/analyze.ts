@@ -53,6 +53,49 @@ function sideToMid(mid: number, side: number): number {
 }
 const CHUNK = 65536;
 
+/** Running sample statistics of one channel. */
+class SampleStats {
+  peak = 0;
+  energy = 0;
+  /** Samples in the current run at full scale. */
+  clipRun = 0;
+  /** Samples counted as clipped (runs of 3 or more). */
+  clipped = 0;
+}
+
+/**
+ * Adds samples [start, end) of x to `stats` (continuing the previous chunk). A small function of typed arrays and
+ * numbers, so V8 optimises it once and keeps it (in analyzePcm's own loop it ran partly unoptimised in every job).
+ */
+function scanSamples(x: Float32Array, start: number, end: number, clipLevel: number, stats: SampleStats): void {
+  let peak = stats.peak;
+  let e = 0;
+  let run = stats.clipRun;
+  let clipped = stats.clipped;
+  for (let i = start; i < end; i++) {
+    const v = x[i]!;
+    const a = v < 0 ? -v : v;
+    if (a > peak) peak = a;
+    e += v * v;
+    if (a >= clipLevel) {
+      run++;
+      if (run === 3) clipped += 3;
+      else if (run > 3) clipped++;
+    } else run = 0;
+  }
+  stats.peak = peak;
+  stats.energy = stats.energy + e;
+  stats.clipRun = run;
+  stats.clipped = clipped;
+}
+
+/** Sum of l[i] r[i] over [start, end). */
+function dot(l: Float32Array, r: Float32Array, start: number, end: number): number {
+  let s = 0;
+  for (let i = start; i < end; i++) s += l[i]! * r[i]!;
+  return s;
+}
+
 export interface AnalyzeOptions {
   tick?: Tick;
   /** Skip the spectrum (cheaper; used for intermediate checks). */
@@ -69,11 +112,8 @@ export async function analyzePcm(pcm: Pcm, options: AnalyzeOptions = {}): Promis
   const acc = new LoudnessAccumulator(pcm.sampleRate, chs.length);
   const tp = truePeakDetector();
   const truePeaks = chs.map(() => 0);
-  const samplePeaks = chs.map(() => 0);
-  const energy = chs.map(() => 0);
+  const stats = chs.map(() => new SampleStats());
   let cross = 0;
-  let clipped = 0;
-  const clipRun = chs.map(() => 0);
   const clipLevel = Math.pow(10, -0.01 / 20);
   const withSpectrum = options.spectrum !== false;
   const known = options.truePeaksDb?.length === chs.length ? options.truePeaksDb : null;
@@ -83,35 +123,15 @@ export async function analyzePcm(pcm: Pcm, options: AnalyzeOptions = {}): Promis
     const end = Math.min(n, start + CHUNK);
     acc.add(chs, start, end);
     for (let c = 0; c < chs.length; c++) {
-      const x = chs[c]!;
-      let peak = samplePeaks[c]!;
-      let e = 0;
-      let run = clipRun[c]!;
-      for (let i = start; i < end; i++) {
-        const v = x[i]!;
-        const a = v < 0 ? -v : v;
-        if (a > peak) peak = a;
-        e += v * v;
-        if (a >= clipLevel) {
-          run++;
-          if (run === 3) clipped += 3;
-          else if (run > 3) clipped++;
-        } else run = 0;
-      }
-      clipRun[c] = run;
-      samplePeaks[c] = peak;
-      energy[c] = energy[c]! + e;
-      if (!known) truePeaks[c] = tp.maxAbs(x, start, end, truePeaks[c]);
+      scanSamples(chs[c]!, start, end, clipLevel, stats[c]!);
+      if (!known) truePeaks[c] = tp.maxAbs(chs[c]!, start, end, truePeaks[c]);
     }
-    if (chs.length === 2) {
-      const l = chs[0]!;
-      const r = chs[1]!;
-      let s = 0;
-      for (let i = start; i < end; i++) s += l[i]! * r[i]!;
-      cross += s;
-    }
+    if (chs.length === 2) cross += dot(chs[0]!, chs[1]!, start, end);
     if (tick) await tick((loopShare * end) / n);
   }
+  const samplePeaks = stats.map((st) => st.peak);
+  const energy = stats.map((st) => st.energy);
+  const clipped = stats.reduce((a, st) => a + st.clipped, 0);
   const loud = loudnessFromSteps(acc.steps(), acc.hop);
   const spectrum = withSpectrum
     ? await thirdOctaveSpectrum(chs, pcm.sampleRate, tick ? (f) => tick(loopShare + (1 - loopShare) * f) : undefined)

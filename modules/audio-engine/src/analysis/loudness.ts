@@ -103,46 +103,29 @@ export class LoudnessAccumulator {
       for (let c = 0; c < this.channelCount; c++) {
         const g = this.weights[c]!;
         if (g === 0) continue;
-        const x = channels[c]!;
         const [st1, st2] = this.states[c]!;
-        let p1 = st1![0]!;
-        let p2 = st1![1]!;
-        let q1 = st2![0]!;
-        let q2 = st2![1]!;
-        for (let i = 0; i < n; i++) {
-          const xi = x[start + i]!;
-          const u = s1.b0 * xi + p1;
-          p1 = s1.b1 * xi - s1.a1 * u + p2;
-          p2 = s1.b2 * xi - s1.a2 * u;
-          const y = s2.b0 * u + q1;
-          q1 = s2.b1 * u - s2.a1 * y + q2;
-          q2 = s2.b2 * u - s2.a2 * y;
-          sq[i] = sq[i]! + g * y * y;
-        }
-        st1![0] = p1;
-        st1![1] = p2;
-        st2![0] = q1;
-        st2![1] = q2;
+        addWeightedSquares(channels[c]!, start, n, s1, s2, st1!, st2!, g, sq);
       }
     }
     for (let i = 0; i < n;) {
       const take = Math.min(n - i, this.hop - this.partialLength);
-      let sum = 0;
-      for (let k = i; k < i + take; k++) sum += sq[k]!;
-      this.partial += sum;
+      this.partial += sumRange(sq, i, i + take);
       this.partialLength += take;
       i += take;
-      if (this.partialLength === this.hop) {
-        if (this.stepCount === this.energies.length) {
-          const grown = new Float64Array(this.energies.length * 2);
-          grown.set(this.energies);
-          this.energies = grown;
-        }
-        this.energies[this.stepCount++] = this.partial;
-        this.partial = 0;
-        this.partialLength = 0;
-      }
+      if (this.partialLength === this.hop) this.completeStep();
     }
+  }
+
+  /** Stores the finished 100 ms step (growing the store as needed) and starts the next. */
+  private completeStep(): void {
+    if (this.stepCount === this.energies.length) {
+      const grown = new Float64Array(this.energies.length * 2);
+      grown.set(this.energies);
+      this.energies = grown;
+    }
+    this.energies[this.stepCount++] = this.partial;
+    this.partial = 0;
+    this.partialLength = 0;
   }
 
   /** Both channels of a stereo pair in one loop: two independent recursions the CPU runs side by side. */
@@ -191,6 +174,49 @@ export class LoudnessAccumulator {
   steps(): Float64Array {
     return this.energies.subarray(0, this.stepCount);
   }
+}
+
+/**
+ * sq[i] += g y[i]^2 for y = x[start + i] through the two K-weighting stages (states updated), i < n. Kept as small
+ * functions of typed arrays and numbers so V8 optimises them once for all jobs.
+ */
+function addWeightedSquares(
+  x: Float32Array,
+  start: number,
+  n: number,
+  s1: Biquad,
+  s2: Biquad,
+  st1: BiquadState,
+  st2: BiquadState,
+  g: number,
+  sq: Float64Array,
+): void {
+  const { b0: ab0, b1: ab1, b2: ab2, a1: aa1, a2: aa2 } = s1;
+  const { b0: bb0, b1: bb1, b2: bb2, a1: ba1, a2: ba2 } = s2;
+  let p1 = st1[0]!;
+  let p2 = st1[1]!;
+  let q1 = st2[0]!;
+  let q2 = st2[1]!;
+  for (let i = 0; i < n; i++) {
+    const xi = x[start + i]!;
+    const u = ab0 * xi + p1;
+    p1 = ab1 * xi - aa1 * u + p2;
+    p2 = ab2 * xi - aa2 * u;
+    const y = bb0 * u + q1;
+    q1 = bb1 * u - ba1 * y + q2;
+    q2 = bb2 * u - ba2 * y;
+    sq[i] = sq[i]! + g * y * y;
+  }
+  st1[0] = p1;
+  st1[1] = p2;
+  st2[0] = q1;
+  st2[1] = q2;
+}
+
+function sumRange(x: Float64Array, from: number, to: number): number {
+  let sum = 0;
+  for (let k = from; k < to; k++) sum += x[k]!;
+  return sum;
 }
 
 /** Mean-square energies z of sliding blocks of `blockSteps` 100 ms steps, one per step (complete blocks only). */

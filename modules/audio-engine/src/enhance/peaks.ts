@@ -149,6 +149,46 @@ export function clipTruePeaks(chs: Float32Array[], ceiling: number, gain: Float3
   return clipRounds(chs, ceiling, gain, over, env, tmp);
 }
 
+// Whole-signal loops as small functions of typed arrays and numbers, which V8 optimises once for every job.
+
+function maxOf(x: Float32Array): number {
+  let peak = 0;
+  for (let i = 0; i < x.length; i++) if (x[i]! > peak) peak = x[i]!;
+  return peak;
+}
+
+function scaleInto(src: Float32Array, g: number, dst: Float32Array): void {
+  for (let i = 0; i < src.length; i++) dst[i] = src[i]! * g;
+}
+
+/** Samples whose envelope times g exceeds ceiling (env0 > threshold = ceiling / g); their scaled envelope into env. */
+function scaledAbove(env0: Float32Array, g: number, threshold: number, env: Float32Array): number[] {
+  const over: number[] = [];
+  for (let i = 0; i < env0.length; i++) {
+    if (env0[i]! > threshold) {
+      over.push(i);
+      env[i] = env0[i]! * g;
+    }
+  }
+  return over;
+}
+
+/** Samples reduced by more than 0.05 dB, their summed reduction (dB) and the smallest gain. */
+function gainStats(gain: Float32Array): { changed: number; sumDb: number; minGain: number } {
+  let changed = 0;
+  let sumDb = 0;
+  let minGain = 1;
+  for (let i = 0; i < gain.length; i++) {
+    const g = gain[i]!;
+    if (g < minGain) minGain = g;
+    if (g < 0.99426) {
+      changed++;
+      sumDb -= 20 * Math.log10(g);
+    }
+  }
+  return { changed, sumDb, minGain };
+}
+
 export async function speechLoudness(
   pcm: Pcm,
   targetLufs: number,
@@ -173,8 +213,7 @@ export async function speechLoudness(
   const env = new Float32Array(n);
   const tmp = out.length > 1 ? new Float32Array(n) : env;
   linkedEnvelope(truePeakDetector(), source, env0, tmp, 0, n, ceiling / Math.pow(10, (gainDb + 1) / 20));
-  let peak = 0;
-  for (let i = 0; i < n; i++) if (env0[i]! > peak) peak = env0[i]!;
+  const peak = maxOf(env0);
   // The decision: the reduction the loudest true peak needs at the static gain, against the clipper's range.
   const neededReductionDb = 20 * Math.log10((peak * Math.pow(10, gainDb / 20)) / ceiling);
   if (neededReductionDb > MAX_CLIP_DB) {
@@ -185,20 +224,9 @@ export async function speechLoudness(
   const gain = new Float32Array(n);
   const render = (db: number) => {
     const g = Math.pow(10, db / 20);
-    for (let c = 0; c < out.length; c++) {
-      const src = source[c]!;
-      const dst = out[c]!;
-      for (let i = 0; i < n; i++) dst[i] = src[i]! * g;
-    }
+    for (let c = 0; c < out.length; c++) scaleInto(source[c]!, g, out[c]!);
     gain.fill(1);
-    const over: number[] = [];
-    const threshold = ceiling / g;
-    for (let i = 0; i < n; i++) {
-      if (env0[i]! > threshold) {
-        over.push(i);
-        env[i] = env0[i]! * g;
-      }
-    }
+    const over = scaledAbove(env0, g, ceiling / g, env);
     const rounds = clipRounds(out, ceiling, gain, over, env, tmp);
     return { rounds, lufs: integratedLufs(out, fs) };
   };
@@ -211,17 +239,7 @@ export async function speechLoudness(
     r = render(gainDb);
     await tick(0.3 + 0.15 * (pass + 1));
   }
-  let changed = 0;
-  let sumDb = 0;
-  let minGain = 1;
-  for (let i = 0; i < n; i++) {
-    const g = gain[i]!;
-    if (g < minGain) minGain = g;
-    if (g < 0.99426) {
-      changed++;
-      sumDb -= 20 * Math.log10(g);
-    }
-  }
+  const { changed, sumDb, minGain } = gainStats(gain);
   await tick(1);
   const round3 = (v: number) => Math.round(v * 1000) / 1000;
   return {

@@ -48,34 +48,7 @@ export async function deEss(pcm: Pcm, tick?: Tick): Promise<DeEsserDecision> {
   const steps = Math.ceil(n / ctrl);
   const ratioDb = new Float32Array(steps);
   const fullDb = new Float32Array(steps);
-  const a = onePole(0.005, fs);
-  let ph = 0;
-  let pf = 0;
-  for (let s = 0; s < steps; s++) {
-    const e = Math.min(n, (s + 1) * ctrl);
-    if (chs.length === 1) {
-      const hi = high[0]!;
-      const x = chs[0]!;
-      for (let i = s * ctrl; i < e; i++) {
-        ph = a * ph + (1 - a) * hi[i]! * hi[i]!;
-        pf = a * pf + (1 - a) * x[i]! * x[i]!;
-      }
-    } else
-      for (let i = s * ctrl; i < e; i++) {
-        let h = 0;
-        let f = 0;
-        for (let c = 0; c < chs.length; c++) {
-          const hv = high[c]![i]!;
-          const fv = chs[c]![i]!;
-          h += hv * hv;
-          f += fv * fv;
-        }
-        ph = a * ph + (1 - a) * h;
-        pf = a * pf + (1 - a) * f;
-      }
-    fullDb[s] = 10 * Math.log10(pf + 1e-20);
-    ratioDb[s] = 10 * Math.log10((ph + 1e-20) / (pf + 1e-20));
-  }
+  detectorLevels(chs, high, ctrl, onePole(0.005, fs), fullDb, ratioDb);
   const loudest = percentile(fullDb, 0.95);
   const voicedFull = Array.from(fullDb).filter((v) => v > loudest - 30);
   const typicalDb = voicedFull.length ? percentile(voicedFull, 0.5) : loudest;
@@ -119,12 +92,7 @@ export async function deEss(pcm: Pcm, tick?: Tick): Promise<DeEsserDecision> {
     const i0 = s * ctrl;
     const i1 = Math.min(n, i0 + ctrl);
     const step = (g - prev) / (i1 - i0);
-    for (let c = 0; c < chs.length; c++) {
-      const out = chs[c]!;
-      const hi = high[c]!;
-      // x = low + high, so low + high * g = x + high * (g - 1).
-      for (let i = i0, gi = prev + step; i < i1; i++, gi += step) out[i] = out[i]! + hi[i]! * (gi - 1);
-    }
+    for (let c = 0; c < chs.length; c++) addHighBandGain(chs[c]!, high[c]!, i0, i1, prev, step);
     prev = g;
     if (tick && (s & 8191) === 8191) await tick(0.3 + (0.7 * s) / steps);
   }
@@ -137,6 +105,85 @@ export async function deEss(pcm: Pcm, tick?: Tick): Promise<DeEsserDecision> {
     maxReductionDb: Math.round(maxGr * 100) / 100,
     activeFraction: Math.round((active / Math.max(1, steps)) * 1000) / 1000,
   };
+}
+
+// The per-sample loops of the de-esser and the leveler are small functions of typed arrays and numbers: V8
+// optimises each once and keeps it for every job (inline in the stages' own functions they ran partly unoptimised in
+// each job).
+
+/**
+ * De-esser detector: 5 ms smoothed powers of the high band and of the full signal (channels summed), read at the end
+ * of each control step of `ctrl` samples as full-band level (dB) and high-band share (dB).
+ */
+function detectorLevels(
+  chs: Float32Array[],
+  high: Float32Array[],
+  ctrl: number,
+  a: number,
+  fullDb: Float32Array,
+  ratioDb: Float32Array,
+): void {
+  const n = chs[0]!.length;
+  let ph = 0;
+  let pf = 0;
+  for (let s = 0; s < fullDb.length; s++) {
+    const e = Math.min(n, (s + 1) * ctrl);
+    if (chs.length === 1) {
+      const hi = high[0]!;
+      const x = chs[0]!;
+      for (let i = s * ctrl; i < e; i++) {
+        ph = a * ph + (1 - a) * hi[i]! * hi[i]!;
+        pf = a * pf + (1 - a) * x[i]! * x[i]!;
+      }
+    } else
+      for (let i = s * ctrl; i < e; i++) {
+        let h = 0;
+        let f = 0;
+        for (let c = 0; c < chs.length; c++) {
+          const hv = high[c]![i]!;
+          const fv = chs[c]![i]!;
+          h += hv * hv;
+          f += fv * fv;
+        }
+        ph = a * ph + (1 - a) * h;
+        pf = a * pf + (1 - a) * f;
+      }
+    fullDb[s] = 10 * Math.log10(pf + 1e-20);
+    ratioDb[s] = 10 * Math.log10((ph + 1e-20) / (pf + 1e-20));
+  }
+}
+
+/** x = low + high, so low + high * g = x + high * (g - 1): the high band's gain ramping from prev + step. */
+function addHighBandGain(
+  out: Float32Array,
+  hi: Float32Array,
+  i0: number,
+  i1: number,
+  prev: number,
+  step: number,
+): void {
+  for (let i = i0, gi = prev + step; i < i1; i++, gi += step) out[i] = out[i]! + hi[i]! * (gi - 1);
+}
+
+/** Mean power per step of `hop` samples over all channels. */
+function stepPowers(chs: Float32Array[], hop: number, steps: number): Float64Array {
+  const n = chs[0]!.length;
+  const out = new Float64Array(steps);
+  for (let s = 0; s < steps; s++) {
+    let e = 0;
+    const end = Math.min(n, (s + 1) * hop);
+    for (let c = 0; c < chs.length; c++) {
+      const ch = chs[c]!;
+      for (let i = s * hop; i < end; i++) e += ch[i]! * ch[i]!;
+    }
+    out[s] = e / (hop * chs.length);
+  }
+  return out;
+}
+
+/** Multiplies x[i0..i1) by a gain ramping linearly from prev + step. */
+function applyRamp(x: Float32Array, i0: number, i1: number, prev: number, step: number): void {
+  for (let i = i0, gi = prev + step; i < i1; i++, gi += step) x[i] = x[i]! * gi;
 }
 
 export interface LevelerDecision {
@@ -175,13 +222,7 @@ export async function level(pcm: Pcm, vad: Float32Array | null, range: number, t
   const hop = Math.round(fs / 100);
   const steps = Math.ceil(n / hop);
   const chs = pcm.channels;
-  const stepPower = new Float64Array(steps);
-  for (let s = 0; s < steps; s++) {
-    let e = 0;
-    const end = Math.min(n, (s + 1) * hop);
-    for (const ch of chs) for (let i = s * hop; i < end; i++) e += ch[i]! * ch[i]!;
-    stepPower[s] = e / (hop * chs.length);
-  }
+  const stepPower = stepPowers(chs, hop, steps);
   const levels = new Float32Array(steps);
   let acc = 0;
   for (let s = 0; s < steps; s++) {
@@ -265,7 +306,7 @@ export async function level(pcm: Pcm, vad: Float32Array | null, range: number, t
     const i0 = s * hop;
     const i1 = Math.min(n, i0 + hop);
     const step = (g - prev) / Math.max(1, i1 - i0);
-    for (const ch of chs) for (let i = i0, gi = prev + step; i < i1; i++, gi += step) ch[i] = ch[i]! * gi;
+    for (const ch of chs) applyRamp(ch, i0, i1, prev, step);
     prev = g;
     if (tick && (s & 4095) === 4095) await tick(s / steps);
   }
