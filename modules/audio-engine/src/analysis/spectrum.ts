@@ -5,7 +5,7 @@
  * Band power sums the one-sided periodogram with fractional weighting of bins straddling band edges, scaled so
  * that the bands of a signal add up to its mean square: a full-scale sine reads -3.01 dB in its band.
  */
-import { RealFft, hann } from '../dsp/fft';
+import { RealFft, addPower, hann, windowFrame } from '../dsp/fft';
 import type { Tick } from '../job/context';
 
 /** Nominal centre frequencies of the 30 bands from 25 Hz to 20 kHz. */
@@ -103,18 +103,6 @@ function frameEnergy(channels: readonly Float32Array[], s: number, size: number)
     for (let i = s; i < end; i++) e += ch[i]! * ch[i]!;
   }
   return e;
-}
-
-/** x's frame from sample s, windowed, into frame (zeros past the end). */
-function windowFrame(x: Float32Array, s: number, win: Float64Array, frame: Float64Array): void {
-  const inside = Math.max(0, Math.min(frame.length, x.length - s));
-  for (let i = 0; i < inside; i++) frame[i] = x[s + i]! * win[i]!;
-  frame.fill(0, inside);
-}
-
-/** power[k] += |X[k]|^2. */
-function addPower(re: Float64Array, im: Float64Array, power: Float64Array): void {
-  for (let k = 0; k < power.length; k++) power[k] = power[k]! + re[k]! * re[k]! + im[k]! * im[k]!;
 }
 
 /** Integrates a per-bin power spectrum (from averagePowerSpectrum) into 1/3-octave bands. */

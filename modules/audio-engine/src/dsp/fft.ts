@@ -178,3 +178,25 @@ export function hann(n: number): Float64Array {
   for (let i = 0; i < n; i++) w[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / n);
   return w;
 }
+
+// Frame helpers shared by every short-time analysis. Small functions of typed arrays and numbers: V8 optimises each
+// once and keeps it for every job (written inline in the stages' large functions, they ran partly unoptimised).
+
+/** The frame of x starting at sample s, windowed, into buf (zeros outside x; no bounds test inside it). */
+export function windowFrame(x: Float32Array, s: number, win: Float64Array, buf: Float64Array): void {
+  const size = buf.length;
+  const n = x.length;
+  if (s >= 0 && s + size <= n) {
+    for (let i = 0; i < size; i++) buf[i] = x[s + i]! * win[i]!;
+    return;
+  }
+  for (let i = 0; i < size; i++) {
+    const k = s + i;
+    buf[i] = k >= 0 && k < n ? x[k]! * win[i]! : 0;
+  }
+}
+
+/** out[k] += |X[k]|^2 / divisor, for every bin of out. */
+export function addPower(re: Float64Array, im: Float64Array, out: Float64Array, divisor = 1): void {
+  for (let k = 0; k < out.length; k++) out[k] = out[k]! + (re[k]! * re[k]! + im[k]! * im[k]!) / divisor;
+}

@@ -14,7 +14,7 @@
  * - STFT: 2048-point Hann analysis and synthesis windows, hop 512 (overlap-add gain 1.5 compensated), or for speech
  *   square-root Hann windows at hop 1024; no latency.
  */
-import { RealFft, hann } from '../dsp/fft';
+import { RealFft, addPower, hann, windowFrame } from '../dsp/fft';
 import type { Tick } from '../job/context';
 import { type Pcm, frameCount } from '../pcm';
 
@@ -98,7 +98,7 @@ export async function spectralDenoise(pcm: Pcm, tick?: Tick, options: DenoiseOpt
       for (const ch of chs) {
         windowFrame(ch, frameStart(j), win, buf);
         fft.forward(buf, re, im);
-        addPower(re, im, quiet.length * nc, noise);
+        addPower(re, im, noise, quiet.length * nc);
       }
     }
   }
@@ -142,7 +142,7 @@ export async function spectralDenoise(pcm: Pcm, tick?: Tick, options: DenoiseOpt
       for (const gch of guide) {
         windowFrame(gch, s, win, buf);
         fft.forward(buf, guideRe, guideIm);
-        addPower(guideRe, guideIm, guide.length, guidePower);
+        addPower(guideRe, guideIm, guidePower, guide.length);
       }
     }
     meanPower(spectraRe, spectraIm, power);
@@ -198,25 +198,6 @@ function addHopEnergies(x: Float32Array, first: number, hop: number, out: Float6
     for (let i = a; i < b; i++) e += x[i]! * x[i]!;
     out[h] = e;
   }
-}
-
-/** The frame of x starting at sample s, windowed, into buf (zeros outside x; no bounds test inside it). */
-function windowFrame(x: Float32Array, s: number, win: Float64Array, buf: Float64Array): void {
-  const size = buf.length;
-  const n = x.length;
-  if (s >= 0 && s + size <= n) {
-    for (let i = 0; i < size; i++) buf[i] = x[s + i]! * win[i]!;
-    return;
-  }
-  for (let i = 0; i < size; i++) {
-    const k = s + i;
-    buf[i] = k >= 0 && k < n ? x[k]! * win[i]! : 0;
-  }
-}
-
-/** out[k] += |X[k]|^2 / divisor. */
-function addPower(re: Float64Array, im: Float64Array, divisor: number, out: Float64Array): void {
-  for (let k = 0; k < out.length; k++) out[k] = out[k]! + (re[k]! * re[k]! + im[k]! * im[k]!) / divisor;
 }
 
 /** Power per bin averaged over the channels' spectra. */

@@ -16,7 +16,7 @@
  * the depth doubles in dB where the frequency estimate is slightly off).
  */
 import { type Biquad, notch } from '../dsp/biquad';
-import { RealFft, hann } from '../dsp/fft';
+import { RealFft, addPower, hann } from '../dsp/fft';
 import type { Tick } from '../job/context';
 
 export interface HumHarmonic {
@@ -55,11 +55,6 @@ function monoFrame(channels: readonly Float32Array[], s: number, win: Float64Arr
     frame[i] = (v / nc) * win[i]!;
   }
   frame.fill(0, inside);
-}
-
-/** power[k] += |X[k]|^2. */
-function addPower(re: Float64Array, im: Float64Array, power: Float64Array): void {
-  for (let k = 0; k < power.length; k++) power[k] = power[k]! + re[k]! * re[k]! + im[k]! * im[k]!;
 }
 
 export async function detectHum(channels: readonly Float32Array[], fs: number, tick?: Tick): Promise<HumDetection> {
