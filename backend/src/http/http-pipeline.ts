@@ -107,9 +107,9 @@ function routeLabel(request: FastifyRequest): string {
   return 'unmatched';
 }
 
-/** A 4xx that the error filter turns into the API's error shape. */
-function bodyError(statusCode: 400 | 413, message: string): Error & { statusCode: number } {
-  return Object.assign(new Error(message), { statusCode });
+/** An unreadable body: a 400 that the error filter turns into the API's error shape. */
+function unreadableBody(): Error & { statusCode: number } {
+  return Object.assign(new Error('The request body could not be read'), { statusCode: 400 });
 }
 
 /**
@@ -126,9 +126,7 @@ export function bodyParsers(fastify: FastifyInstance): void {
     { parseAs: 'string', bodyLimit: JSON_LIMIT },
     (request, body: string, done) => {
       if (body.trim() === '') return done(null, undefined);
-      parseJson(request, body, (error, value) =>
-        error ? done(bodyError(400, 'The request body could not be read'), undefined) : done(null, value),
-      );
+      parseJson(request, body, (error, value) => (error ? done(unreadableBody(), undefined) : done(null, value)));
     },
   );
   fastify.addContentTypeParser(
