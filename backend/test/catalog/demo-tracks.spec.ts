@@ -44,7 +44,12 @@ describe('demo tracks', () => {
     expect(byService.AI_MASTERING).toMatchObject({ status: 'MASTER_READY', isDemo: true, unlocked: true });
     expect(byService.AUDIO_ENHANCEMENT).toMatchObject({ status: 'COMPLETED', unlocked: true });
     expect(byService.STEM_SEPARATION).toMatchObject({ status: 'COMPLETED', unlocked: true });
-    expect(Object.keys(byService.STEM_SEPARATION!.stems).length).toBeGreaterThanOrEqual(4);
+    expect(Object.keys(byService.STEM_SEPARATION!.stems)).toEqual(['vocals', 'drums', 'bass', 'other', 'original']);
+    await request(test.url)
+      .get(byService.STEM_SEPARATION!.stems.original!)
+      .set(first.auth)
+      .expect(200)
+      .expect('Content-Type', 'audio/wav');
     await request(test.url)
       .get(byService.AI_MASTERING!.masterUrl!)
       .set(first.auth)

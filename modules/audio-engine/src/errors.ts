@@ -6,6 +6,7 @@
 export type EngineErrorCode =
   | 'ENGINE.INPUT_NOT_FOUND'
   | 'ENGINE.EMPTY_INPUT'
+  | 'ENGINE.TOO_SHORT'
   | 'ENGINE.UNSUPPORTED_FORMAT'
   | 'ENGINE.FORMAT_MISMATCH'
   | 'ENGINE.TRUNCATED_INPUT'
@@ -108,6 +109,16 @@ export class EncodeFailedError extends EngineError {
   }
 }
 
+/** The input is too short for the job (a separation needs at least a second of sound). */
+export class TooShortError extends EngineError {
+  constructor(minimumSec: number, durationSec: number) {
+    super('ENGINE.TOO_SHORT', `The input lasts ${durationSec.toFixed(2)} s; at least ${minimumSec} s is needed`, {
+      minimumSec,
+      durationSec,
+    });
+  }
+}
+
 export class InvalidOptionsError extends EngineError {
   constructor(reason: string, details?: Record<string, unknown>) {
     super('ENGINE.INVALID_OPTIONS', `Invalid options: ${reason}`, details);
@@ -143,6 +154,7 @@ export class InternalEngineError extends EngineError {
 const CODES = new Set<string>([
   'ENGINE.INPUT_NOT_FOUND',
   'ENGINE.EMPTY_INPUT',
+  'ENGINE.TOO_SHORT',
   'ENGINE.UNSUPPORTED_FORMAT',
   'ENGINE.FORMAT_MISMATCH',
   'ENGINE.TRUNCATED_INPUT',

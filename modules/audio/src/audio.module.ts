@@ -8,6 +8,7 @@ import { TrackJobs } from './application/jobs/track-jobs';
 import { TrackCommands } from './application/track-commands';
 import { TracksController } from './application/tracks/tracks.controller';
 import { TrackRealtime } from './application/tracks/track-realtime';
+import { UnlockTrackHandler } from './application/unlock/unlock-track.handler';
 import { UploadService } from './application/upload/upload.service';
 
 /**
@@ -29,6 +30,7 @@ export class AudioModule {
         FilesCleanup,
         TrackRealtime,
         ProvisionDemoTrackHandler,
+        UnlockTrackHandler,
       ],
       exports: [TrackCommands],
     };

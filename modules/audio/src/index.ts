@@ -1,3 +1,3 @@
 export { AudioModule } from './audio.module';
 export type { AudioOptions } from './application/audio-options';
-export { ProvisionDemoTrack } from './contracts/commands';
+export { ProvisionDemoTrack, UnlockTrack } from './contracts/commands';

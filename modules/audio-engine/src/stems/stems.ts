@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { measureLoudness } from '../analysis/loudness';
-import { InvalidOptionsError } from '../errors';
+import { TooShortError } from '../errors';
 import { encodeMp3 } from '../io/encode';
 import { OutputSet } from '../io/outputs';
 import { resamplePcm } from '../io/resample';
@@ -135,7 +135,7 @@ export async function runStems(job: StemsJob, ctx: JobContext): Promise<StemsRes
     const pcm = input.pcm;
     const fs = pcm.sampleRate;
     const durationSec = frameCount(pcm) / fs;
-    if (durationSec < 1) throw new InvalidOptionsError('the input is shorter than one second', { durationSec });
+    if (durationSec < 1) throw new TooShortError(1, durationSec);
     const separation = await ctx.stage('separate', (tick) => separate(pcm, mode, tick, ctx));
     const order = sortStems([...separation.stems.keys()]);
     const total = energy(pcm);

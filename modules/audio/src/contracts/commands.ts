@@ -13,3 +13,17 @@ export class ProvisionDemoTrack {
     readonly options: ProcessingOptions,
   ) {}
 }
+
+/**
+ * Unlocks a user's track once its result is paid for (a captured payment or a spent credit): the full result then
+ * streams and downloads. A track of another user is as absent as a deleted one. Unlocking twice changes nothing.
+ */
+export class UnlockTrack {
+  constructor(
+    readonly userId: string,
+    readonly trackId: string,
+    readonly via: 'payment' | 'credit',
+    /** The event that paid for it (the capture or the spend), recorded as the unlock's cause. */
+    readonly causationId: string,
+  ) {}
+}

@@ -17,6 +17,7 @@ export const MAX_ATTEMPTS = 3;
 export interface TrackState {
   exists: boolean;
   deleted: boolean;
+  ownerId: string | null;
   service: TrackService | null;
   status: TrackStatus | null;
   isDemo: boolean;
@@ -58,6 +59,7 @@ export type TrackCommand =
 export const initialTrackState = (): TrackState => ({
   exists: false,
   deleted: false,
+  ownerId: null,
   service: null,
   status: null,
   isDemo: false,
@@ -78,6 +80,7 @@ export function evolveTrack(state: TrackState, event: TrackEvent): TrackState {
       return {
         ...initialTrackState(),
         exists: true,
+        ownerId: event.data.ownerId,
         service: event.data.service,
         status: 'UPLOADING',
         isDemo: event.data.isDemo,

@@ -7,14 +7,20 @@ import {
   synthesizeDemoVoice,
   writeWav,
 } from '@kora/audio-engine';
-import type { ProvisionDemoTrack, TrackService } from '@kora/audio/contracts';
+import {
+  ORIGINAL_WAV,
+  type ProvisionDemoTrack,
+  stemFile,
+  stemPreviewFile,
+  type TrackService,
+} from '@kora/audio/contracts';
 import { BlobStore, type Document, ReadStore, sleep } from '@kora/kernel';
 import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Bump to regenerate the demo material (new synthesis or a better engine). */
-export const DEMO_VERSION = 'v1';
+export const DEMO_VERSION = 'v2';
 const LIBRARY = '_demo_library';
 const STALE_LOCK_MS = 10 * 60 * 1000;
 
@@ -140,9 +146,14 @@ export class DemoLibrary {
       if (separated.kind === 'stems') {
         stems = separated.stems.map((stem) => stem.name);
         for (const stem of separated.stems) {
-          stemFiles[`stem-${stem.name}`] = await put(`stems/stem-${stem.name}`, stem.path, 'audio/wav');
-          stemFiles[`preview-${stem.name}`] = await put(`stems/preview-${stem.name}`, stem.preview, 'audio/mpeg');
+          for (const [name, path, type] of [
+            [stemFile(stem.name), stem.path, 'audio/wav'],
+            [stemPreviewFile(stem.name), stem.preview, 'audio/mpeg'],
+          ] as const) {
+            stemFiles[name] = await put(`stems/${name}`, path, type);
+          }
         }
+        stemFiles[ORIGINAL_WAV] = await put(`stems/${ORIGINAL_WAV}`, separated.outputs.original, 'audio/wav');
         const preview = separated.outputs.previews.original;
         if (preview) stemFiles.preview = await put('stems/preview', preview, 'audio/mpeg');
         stemFiles.report = await put('stems/report', separated.outputs.report, 'application/json');

@@ -100,7 +100,7 @@ export class SendEmailController {
         ? track.stems.map((stem) => `stem-${stem}`)
         : ['master']
       : ['preview'];
-    if (!files.every((file) => track.files[file])) throw new ResultNotReadyError();
+    if (!files.every((file) => Object.hasOwn(track.files, file) && track.files[file])) throw new ResultNotReadyError();
     const now = this.clock.now();
     const expires = new Date(now.getTime() + LINK_DAYS * 24 * 60 * 60 * 1000);
     const links = files.map((file) => ({
@@ -138,7 +138,7 @@ export class SendEmailController {
     if (!claims) throw new TrackNotFoundError();
     if (claims.e * 1000 < this.clock.now().getTime()) throw new LinkExpiredError();
     const track = await this.queries.execute<GetTrack, TrackDocument | null>(new GetTrack(claims.u, claims.t));
-    const key = track?.files[claims.f];
+    const key = track && Object.hasOwn(track.files, claims.f) ? track.files[claims.f] : undefined;
     if (!track || !key) throw new TrackNotFoundError();
     await sendBlob(this.blobs, key, request, reply, {
       filename: `${stripTags(track.filename).replace(/\.[^.]*$/, '') || 'kora'}_${claims.f.replace(/^stem-/, '')}`,

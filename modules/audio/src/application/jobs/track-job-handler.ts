@@ -4,6 +4,7 @@ import { CancelledError, EngineError, type JobRequest, type JobResult, runJob } 
 import { BlobStore, type RecordedEvent, streamId } from '@kora/kernel';
 import { CommandContexts, type JobDoc, type JobHandler, JobRunner, RealtimeRegistry } from '@kora/kernel/nest';
 import type { LoudnessSummary, TrackFiles, TrackStatus } from '../../contracts/events';
+import { ORIGINAL_WAV, stemFile, stemPreviewFile } from '../../contracts/files';
 import { type EngineSpeedDocument, GetEngineSpeed } from '../../contracts/queries';
 import { StaleJobError, TrackNotFoundError } from '../../domain/errors';
 import { TrackCommands } from '../track-commands';
@@ -115,6 +116,8 @@ export class TrackJobHandler implements JobHandler, OnModuleInit {
           claimedType,
           options: { preset: options.preset ?? (upload.isVideo ? 'video' : 'audio') },
         };
+      case 'STEM_SEPARATION':
+        return { kind: 'stems', input, outDir, claimedType, options: { mode: options.mode ?? 'vocals' } };
       default:
         return null;
     }
@@ -191,9 +194,11 @@ export class TrackJobHandler implements JobHandler, OnModuleInit {
       await put('report', result.outputs.report, 'application/json');
     } else if (result.kind === 'stems') {
       for (const stem of result.stems) {
-        await put(`stem-${stem.name}`, stem.path, 'audio/wav');
-        await put(`preview-${stem.name}`, stem.preview, 'audio/mpeg');
+        await put(stemFile(stem.name), stem.path, 'audio/wav');
+        await put(stemPreviewFile(stem.name), stem.preview, 'audio/mpeg');
       }
+      // The original decoded to WAV beside the stems (same rate and length), for the board and the zip.
+      await put(ORIGINAL_WAV, result.outputs.original, 'audio/wav');
       const originalPreview = result.outputs.previews.original;
       if (originalPreview) await put('preview', originalPreview, 'audio/mpeg');
       await put('report', result.outputs.report, 'application/json');

@@ -1,3 +1,4 @@
+import { ORIGINAL_WAV, stemPreviewType } from '../../contracts/files';
 import type { TrackDocument } from '../../contracts/queries';
 
 /** Strips every HTML tag from a name before it is shown (names are stored exactly as given). */
@@ -41,8 +42,7 @@ export interface TrackView {
 
 export function trackView(doc: TrackDocument): TrackView {
   const stream = (type: string): string => `/api/audio/track/${doc._id}/stream/${type}`;
-  // Locked stems play their 30-second previews; unlocked, the full stems.
-  const stems = Object.fromEntries(doc.stems.map((stem) => [stem, stream(doc.unlocked ? stem : `${stem}-preview`)]));
+  const stems = stemUrls(doc, stream);
   const preview = doc.files.preview ? stream('preview') : null;
   const master = doc.unlocked && doc.files.master ? stream('master') : null;
   const urls: StreamUrls = { original: stream('original'), preview, master, stems };
@@ -71,4 +71,17 @@ export function trackView(doc: TrackDocument): TrackView {
     stems: urls.stems,
     streamUrls: urls,
   };
+}
+
+/**
+ * The stems by type in the spec's stem order (as the engine recorded them), then the original they were separated
+ * from. Locked, each plays its 30-second preview (the original its preview, cut at the same window); unlocked, the
+ * full files.
+ */
+function stemUrls(doc: TrackDocument, stream: (type: string) => string): Record<string, string> {
+  if (doc.stems.length === 0) return {};
+  const urls = Object.fromEntries(doc.stems.map((stem) => [stem, stream(doc.unlocked ? stem : stemPreviewType(stem))]));
+  const original = doc.unlocked && Object.hasOwn(doc.files, ORIGINAL_WAV) ? ORIGINAL_WAV : 'preview';
+  if (Object.hasOwn(doc.files, original)) urls.original = stream(original);
+  return urls;
 }

@@ -5,6 +5,7 @@ import { BlobStore, ReadStore } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser, sendBlob } from '@kora/kernel/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IN_PROGRESS, TRACK_SERVICES, type TrackService, type TrackStatus } from '../../contracts/events';
+import { LOCKED_FILES, NAMED_FILES, stemFile, stemPreviewFile, stemPreviewType } from '../../contracts/files';
 import {
   type EngineSpeedDocument,
   GetEngineSpeed,
@@ -24,8 +25,17 @@ import { stripTags, type TrackView, trackView } from './track-view';
 const MAX_LIMIT = 100;
 const PAGE_CACHE_LIMIT = 2_000;
 
-/** Stream types that need the track unlocked: the full result. */
-const LOCKED_TYPES = new Set(['master', 'master48']);
+/**
+ * The file behind a stream type, and whether it needs the track unlocked: a stem (locked, the full result), a
+ * stem's preview (free), or a named file (the master locked; the original, the previews and the report free).
+ */
+function streamFile(doc: TrackDocument, type: string): { name: string; locked: boolean } | null {
+  if (doc.stems.includes(type)) return { name: stemFile(type), locked: true };
+  const previewOf = doc.stems.find((stem) => stemPreviewType(stem) === type);
+  if (previewOf) return { name: stemPreviewFile(previewOf), locked: false };
+  if (NAMED_FILES.includes(type)) return { name: type, locked: LOCKED_FILES.includes(type) };
+  return null;
+}
 
 @ApiTags('audio')
 @ApiBearerAuth()
@@ -181,11 +191,10 @@ export class TracksController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const doc = await this.owned(user, id);
-    const isStem = doc.stems.includes(type);
-    const key = isStem ? doc.files[`stem-${type}`] : doc.files[type];
-    if (!key || (!isStem && !['original', 'preview', 'master', 'master48', 'report'].includes(type)))
-      throw new TrackNotFoundError();
-    if ((LOCKED_TYPES.has(type) || isStem) && !doc.unlocked) throw new TrackLockedError();
+    const file = streamFile(doc, type);
+    const key = file && Object.hasOwn(doc.files, file.name) ? doc.files[file.name] : undefined;
+    if (!file || !key) throw new TrackNotFoundError();
+    if (file.locked && !doc.unlocked) throw new TrackLockedError();
     await sendBlob(this.blobs, key, request, reply, {
       filename: `${stripTags(doc.filename).replace(/\.[^.]*$/, '') || 'kora'}_${type}`,
       contentType: type === 'original' ? doc.contentType : undefined,
