@@ -14,6 +14,7 @@ import {
 import { type AuthenticatedUser, CommandContexts, CurrentUser, Public, sendBlob } from '@kora/kernel/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { stemFile } from '../../contracts/files';
 import { GetTrack, type TrackDocument } from '../../contracts/queries';
 import { ResultNotReadyError, TrackNotFoundError } from '../../domain/errors';
 import { AUDIO_OPTIONS, type AudioOptions } from '../audio-options';
@@ -97,7 +98,7 @@ export class SendEmailController {
     if (!track) throw new TrackNotFoundError();
     const files = track.unlocked
       ? track.stems.length > 0
-        ? track.stems.map((stem) => `stem-${stem}`)
+        ? track.stems.map(stemFile)
         : ['master']
       : ['preview'];
     if (!files.every((file) => Object.hasOwn(track.files, file) && track.files[file])) throw new ResultNotReadyError();
