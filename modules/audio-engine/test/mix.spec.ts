@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { integratedLufs } from '../src/analysis/loudness';
+import { buildRequest, parseArgs, UsageError } from '../src/cli';
 import { ffmpegLoudness } from '../src/eval/metrics';
 import { decodeAudio } from '../src/io/decode';
 import { runJobInline } from '../src/job/run-inline';
@@ -12,7 +13,7 @@ import type { MixReport } from '../src/mix/report';
 import { renderReverb, STYLE_REVERB } from '../src/mix/reverb';
 import { guessInstrumentGroup } from '../src/mix/settings';
 import type { Pcm } from '../src/pcm';
-import type { MixResult } from '../src/types';
+import type { MixJob, MixResult } from '../src/types';
 import { ENGINE_DIST, buildDist } from './support/build';
 import { ffmpeg, ffprobeJson, tempDir, writePcm } from './support/media';
 import { testSong } from './support/music';
@@ -287,4 +288,155 @@ describe('mix from the command line', () => {
       instrumentGroup: 'vocal',
     });
   }, 30_000);
+});
+
+describe('mix settings file (the spec batch, an array, an object keyed by file name)', () => {
+  const cli = (args: string[]) =>
+    spawnSync(process.execPath, [join(ENGINE_DIST, 'cli.js'), 'mix', ...args, '--quiet'], { encoding: 'utf8' });
+  const request = (args: string[], notes: string[] = []) =>
+    buildRequest(parseArgs(['mix', ...args]), tmp.dir, (m) => notes.push(m)) as MixJob;
+  const settingsFile = async (name: string, json: unknown) => {
+    await writeFile(file(name), JSON.stringify(json));
+    return file(name);
+  };
+
+  it('mixes the batch { musicalStyle, sampleRate, tracks } with its files and settings when no file is given', async () => {
+    const settings = await settingsFile('batch.json', {
+      musicalStyle: 'ACOUSTIC',
+      sampleRate: 48000,
+      tracks: [
+        { fileName: 'Lead Vox.wav', presenceSetting: 'LEAD', panPreference: 'CENTRE', reverbPreference: 'HIGH' },
+        { fileName: 'piano chords.wav', instrumentGroup: 'strings', panPreference: 'LEFT' },
+      ],
+    });
+    const r = cli([file('cli-batch'), '--settings', settings]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const report = JSON.parse(readFileSync(file('cli-batch/report.json'), 'utf8')) as MixReport;
+    expect(report.settings).toMatchObject({ style: 'ACOUSTIC', sampleRate: 48000 });
+    expect(report.output.sampleRate).toBe(48000);
+    const byName = new Map(report.tracks.map((t) => [t.name, t]));
+    expect([...byName.keys()]).toEqual(['Lead Vox.wav', 'piano chords.wav']);
+    expect(byName.get('Lead Vox.wav')!.settings).toEqual({
+      instrumentGroup: 'vocal',
+      groupSource: 'guessed',
+      presenceSetting: 'LEAD',
+      panPreference: 'CENTRE',
+      reverbPreference: 'HIGH',
+    });
+    expect(byName.get('Lead Vox.wav')!.decisions.reverbSendDb).not.toBeNull();
+    expect(byName.get('piano chords.wav')!.settings).toEqual({
+      instrumentGroup: 'strings',
+      groupSource: 'given',
+      presenceSetting: 'NORMAL',
+      panPreference: 'LEFT',
+      reverbPreference: 'NONE',
+    });
+    expect(byName.get('piano chords.wav')!.decisions.pan.position).toBeLessThan(0);
+  }, 60_000);
+
+  it('matches the batch entries to the given files (path, base name, or name without extension)', async () => {
+    const settings = await settingsFile('batch-files.json', {
+      tracks: [
+        { fileName: 'Lead Vox', reverbPreference: 'LOW' },
+        { fileName: 'sub/../drums.wav', instrumentGroup: 'percs', presenceSetting: null },
+      ],
+    });
+    const job = request(['out', '--settings', settings, 'Lead Vox.wav', 'drums.wav', 'Bass DI.wav']);
+    expect(job.inputs.map((i) => [i.name, i.settings])).toEqual([
+      ['Lead Vox.wav', { reverbPreference: 'LOW' }],
+      ['drums.wav', { instrumentGroup: 'percs' }],
+      ['Bass DI.wav', undefined],
+    ]);
+    expect(job.options).toMatchObject({ style: 'POP', sampleRate: 44100 });
+  });
+
+  it('lets --style and --rate win over the batch, with a note', async () => {
+    const settings = await settingsFile('batch-style.json', { musicalStyle: 'METAL', sampleRate: 48000, tracks: [] });
+    const notes: string[] = [];
+    const job = request(['out', '--settings', settings, '--style', 'pop', '--rate', '44100', 'a.wav', 'b.wav'], notes);
+    expect(job.options).toMatchObject({ style: 'POP', sampleRate: 44100 });
+    expect(notes).toEqual([
+      `note: --style POP overrides musicalStyle METAL of ${settings}`,
+      `note: --rate 44100 overrides sampleRate 48000 of ${settings}`,
+    ]);
+    expect(request(['out', '--settings', settings, 'a.wav', 'b.wav']).options).toMatchObject({
+      style: 'METAL',
+      sampleRate: 48000,
+    });
+  });
+
+  it('accepts a bare array of entries and an object keyed by file name', async () => {
+    const array = await settingsFile('array.json', [{ fileName: 'drums.wav', panPreference: 'RIGHT' }]);
+    expect(request(['out', '--settings', array, 'drums.wav', 'Lead Vox.wav']).inputs[0]!.settings).toEqual({
+      panPreference: 'RIGHT',
+    });
+    const keyed = await settingsFile('keyed.json', { 'Lead Vox.wav': { presenceSetting: 'BACKGROUND' } });
+    expect(request(['out', '--settings', keyed, 'drums.wav', 'Lead Vox.wav']).inputs[1]!.settings).toEqual({
+      presenceSetting: 'BACKGROUND',
+    });
+  });
+
+  const usage: Array<[string, unknown, string]> = [
+    ['an entry without a file name', { tracks: [{ instrumentGroup: 'bass' }] }, 'tracks[0] has no fileName'],
+    ['an array entry without a file name', [{ presenceSetting: 'LEAD' }], '[0] has no fileName'],
+    [
+      'an entry naming a file that is not an input',
+      { tracks: [{ fileName: 'Lead Vox.wav' }, { fileName: 'guitar.wav', panPreference: 'LEFT' }] },
+      'tracks[1] ("guitar.wav"): fileName names none of the input files (Lead Vox.wav, drums.wav)',
+    ],
+    [
+      'two entries for one file',
+      [{ fileName: 'drums.wav' }, { fileName: 'drums' }],
+      '[1] ("drums"): drums.wav already has its settings in [0] ("drums.wav")',
+    ],
+    [
+      'an unknown instrument group',
+      { musicalStyle: 'POP', tracks: [{ fileName: 'drums.wav', instrumentGroup: 'tuba' }] },
+      'tracks[0] ("drums.wav"): instrumentGroup "tuba" is not one of bass, drums',
+    ],
+    [
+      'an unknown pan',
+      [{ fileName: 'drums.wav', panPreference: 'UP' }],
+      '[0] ("drums.wav"): panPreference "UP" is not one of NO_PREFERENCE, LEFT, CENTRE, RIGHT',
+    ],
+    ['an unknown style', { musicalStyle: 'JAZZ', tracks: [] }, 'musicalStyle "JAZZ" is not one of ROCK_INDIE, POP'],
+    ['an unknown rate', { sampleRate: 96000, tracks: [] }, 'sampleRate 96000 is not one of 44100, 48000'],
+    [
+      'an unknown key in an entry',
+      { tracks: [{ fileName: 'drums.wav', presence: 'LEAD' }] },
+      'tracks[0] ("drums.wav"): unknown key "presence" (expected fileName, instrumentGroup, presenceSetting',
+    ],
+    [
+      'an unknown key in the batch',
+      { musicalStyle: 'POP', track: [] },
+      'unknown key "track" (the batch takes musicalStyle, sampleRate, tracks)',
+    ],
+    [
+      'a keyed object naming no input',
+      { 'Lead Vox.wav': {}, 'vox.wav': { reverbPreference: 'LOW' } },
+      '"vox.wav": fileName names none of the input files',
+    ],
+    ['tracks that are not an array', { tracks: { 'drums.wav': {} } }, 'tracks must be an array of entries'],
+  ];
+  it.each(usage)('refuses %s: usage error (exit 2) naming the entry and the field', async (_, json, message) => {
+    const settings = await settingsFile('bad.json', json);
+    const r = cli([file('cli-bad'), '--settings', settings, file('Lead Vox.wav'), file('drums.wav')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr.split('\n')[0]).toContain(`--settings ${settings}: ${message}`);
+    expect(r.stdout).toBe('');
+    expect(existsSync(file('cli-bad'))).toBe(false);
+    expect(() => request(['out', '--settings', settings, 'Lead Vox.wav', 'drums.wav'])).toThrow(UsageError);
+  });
+
+  it('refuses a batch without files when none follow <outdir>, and a settings file that is not JSON', async () => {
+    const empty = await settingsFile('empty.json', { musicalStyle: 'POP', tracks: [] });
+    const r = cli([file('cli-bad'), '--settings', empty]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('mix needs 2 to 5 WAV files');
+    await writeFile(file('broken.json'), '{ "tracks": [');
+    const broken = cli([file('cli-bad'), '--settings', file('broken.json'), file('drums.wav'), file('Lead Vox.wav')]);
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toContain(`cannot read --settings ${file('broken.json')}`);
+  });
 });
