@@ -3,11 +3,13 @@ import { mixSessionsProjection, mixTracksProjection } from './mixing/mix-session
 import { notificationsProjection } from './notifications/notifications.projection';
 import { preferencesProjection } from './preferences/preferences.projection';
 import { profilesProjection } from './profiles/profiles.projection';
+import { endedSessionsProjection } from './sessions/ended-sessions.projection';
 import { engineSpeedProjection } from './tracks/engine-speed.projection';
 import { libraryProjection } from './tracks/library.projection';
 import { tracksProjection } from './tracks/tracks.projection';
 
 export { ProjectionsModule } from './projections.module';
+export { endedSessionsProjection };
 
 /**
  * Every read model the product maintains, one folder per read model (projection, queries, spec). The runner feeds
@@ -16,6 +18,7 @@ export { ProjectionsModule } from './projections.module';
 export const allProjections: readonly AnyProjection[] = [
   profilesProjection,
   preferencesProjection,
+  endedSessionsProjection,
   notificationsProjection,
   tracksProjection,
   libraryProjection,

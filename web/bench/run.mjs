@@ -20,7 +20,7 @@ try {
   const page = await setup.newPage();
   await page.goto(`${server.baseUrl}/accountSettings?section=general`);
   await page.waitForURL(/\/oidc\/interaction\//);
-  await signUpOnProvider(page, {
+  await signUpOnProvider(page, server, {
     firstName: 'Bench',
     lastName: 'Mark',
     email: `bench.${Date.now()}@example.com`,

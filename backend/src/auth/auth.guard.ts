@@ -2,17 +2,20 @@ import { type CanActivate, type ExecutionContext, Injectable, UnauthorizedExcept
 import { Reflector } from '@nestjs/core';
 import { type AuthenticatedUser, IS_PUBLIC } from '@kora/kernel/nest';
 import { requestContext } from '../observability/request-context';
+import { RevokedSessions } from './revoked-sessions';
 import { bearerToken, InvalidTokenError, TokenVerifier } from './token-verifier';
 
 /**
- * Global guard: every route needs a valid bearer token unless it is marked `@Public()`. The answer to a missing or
- * bad token is always the same 401, so it tells a prober nothing.
+ * Global guard: every route needs a valid bearer token unless it is marked `@Public()`. A token whose session ended
+ * (logout, deactivation, purge: `RevokedSessions`) no longer counts. The answer to a missing, bad or revoked token
+ * is always the same 401, so it tells a prober nothing.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly verifier: TokenVerifier,
+    private readonly revoked: RevokedSessions,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -23,6 +26,7 @@ export class AuthGuard implements CanActivate {
     if (!token) throw unauthorized();
     try {
       const user = await this.verifier.verify(token);
+      if (this.revoked.isRevoked(user)) throw unauthorized();
       request.user = user;
       const current = requestContext.current();
       if (current) current.userId = user.userId;

@@ -1,10 +1,19 @@
-import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { IdentityProvider } from '@kora/identity';
+import {
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { IdentityProvider, SessionRevocations } from '@kora/identity';
 import { CLOCK, type Clock, Mailer, PersonalDataVault, ReadStore } from '@kora/kernel';
 import { createLocalJWKSet } from 'jose';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { OidcTokenVerifier } from '../auth/oidc-token-verifier';
+import { RevokedSessions } from '../auth/revoked-sessions';
 import { TokenVerifier } from '../auth/token-verifier';
 import { CONFIG, type Config } from '../config/config';
 import { OutboxMailer, SmtpMailer } from '../infra/mail/mailers';
@@ -28,11 +37,16 @@ export function createMailer(config: Config): Mailer {
 }
 
 @Injectable()
-class IdentityLifecycle implements OnApplicationShutdown {
+class IdentityLifecycle implements BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
     @Inject(IdentityProvider) private readonly provider: IdentityProvider,
     @Inject(Mailer) private readonly mailer: Mailer,
   ) {}
+
+  /** Mails the provider sends after its answers go out before the stores close. */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.provider instanceof BuiltInIdentityProvider) await this.provider.idle();
+  }
 
   onApplicationShutdown(): void {
     if (this.provider instanceof BuiltInIdentityProvider) this.provider.close();
@@ -42,11 +56,8 @@ class IdentityLifecycle implements OnApplicationShutdown {
 
 /**
  * Identity infrastructure: the mail adapter, the personal-data vault, the identity provider (built-in at /oidc
- * unless OIDC_ISSUER_URL names another issuer) and the token verifier that trusts it.
- */
-/**
- * Identity infrastructure: the mail adapter, the personal-data vault, the identity provider (built-in at /oidc
- * unless OIDC_ISSUER_URL names another issuer) and the token verifier that trusts it.
+ * unless OIDC_ISSUER_URL names another issuer), the token verifier that trusts it and the list of ended sessions
+ * whose tokens no longer count.
  */
 @Global()
 @Module({})
@@ -83,9 +94,11 @@ export class IdentityProviderModule {
               : new OidcTokenVerifier(config.oidc.issuer, config.oidc.audience);
           },
         },
+        RevokedSessions,
+        { provide: SessionRevocations, useExisting: RevokedSessions },
         IdentityLifecycle,
       ],
-      exports: [Mailer, PersonalDataVault, IdentityProvider, TokenVerifier],
+      exports: [Mailer, PersonalDataVault, IdentityProvider, TokenVerifier, RevokedSessions, SessionRevocations],
     };
   }
 }

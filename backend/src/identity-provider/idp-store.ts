@@ -20,9 +20,20 @@ interface TokenDoc extends Document {
   purpose: TokenPurpose;
   expiresAt: number;
   usedAt: number | null;
+  /** A sign-up waiting for its address to be confirmed (purpose `sign-up`); cleared once used. */
+  pending?: PendingSignUp | null;
 }
 
-export type TokenPurpose = 'password-reset' | 'email-verification';
+/** A sign-up as the form gave it, kept until the e-mailed link proves the address (the user exists only then). */
+export interface PendingSignUp {
+  email: string;
+  passwordHash: string;
+  givenName: string;
+  familyName: string;
+  locale: 'en' | 'fr';
+}
+
+export type TokenPurpose = 'password-reset' | 'email-verification' | 'sign-up';
 
 export const IDP_USERS = '_idp_users';
 const IDP_TOKENS = '_idp_tokens';
@@ -107,6 +118,62 @@ export class IdpStore {
       return null;
     }
     return (await argon2.verify(user.passwordHash, password)) ? user : null;
+  }
+
+  /** An argon2id hash of the password (sign-up hashes before it knows whether the address is taken). */
+  hashPassword(password: string): Promise<string> {
+    return argon2.hash(password, ARGON2);
+  }
+
+  /**
+   * Keeps a sign-up until its link is followed; answers the link's token (24 hours, once). Sign-ups never confirmed
+   * (names, address, password hash) are deleted once expired, at the next sign-up.
+   */
+  async issueSignUpToken(pending: PendingSignUp, ttlSeconds: number): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const tokens = this.store.collection<TokenDoc>(IDP_TOKENS);
+    await tokens.deleteMany({ purpose: 'sign-up', expiresAt: { $lte: this.now() } });
+    await tokens.upsert({
+      _id: hash(token),
+      userId: '',
+      purpose: 'sign-up',
+      expiresAt: this.now() + ttlSeconds * 1000,
+      usedAt: null,
+      pending: { ...pending, email: normaliseEmail(pending.email) },
+    });
+    return token;
+  }
+
+  /**
+   * Follows a sign-up link: creates the user, its address confirmed. `taken` when the address got an account in
+   * the meantime (another link, or it had one); null when the token is not a valid sign-up token.
+   */
+  async completeSignUp(token: string): Promise<{ user: IdpUser } | { taken: true } | null> {
+    return this.store.transaction(async (tx) => {
+      const tokens = tx.collection<TokenDoc>(IDP_TOKENS);
+      const doc = await tokens.findById(hash(token));
+      if (!doc || doc.purpose !== 'sign-up' || !doc.pending || doc.usedAt !== null || doc.expiresAt <= this.now())
+        return null;
+      const { pending } = doc;
+      await tokens.upsert({ ...doc, usedAt: this.now(), pending: null });
+      const users = tx.collection<IdpUser>(IDP_USERS);
+      if (await users.findOne({ email: pending.email })) return { taken: true as const };
+      const at = new Date(this.now()).toISOString();
+      const user: IdpUser = {
+        _id: uuidv7(),
+        email: pending.email,
+        passwordHash: pending.passwordHash,
+        givenName: pending.givenName,
+        familyName: pending.familyName,
+        emailVerified: true,
+        locale: pending.locale,
+        createdAt: at,
+        passwordChangedAt: at,
+      };
+      await users.upsert(user);
+      await tokens.upsert({ ...doc, userId: user._id, usedAt: this.now(), pending: null });
+      return { user };
+    });
   }
 
   async setPassword(userId: string, password: string): Promise<void> {

@@ -24,7 +24,8 @@ export const IDP_STRINGS = {
       submit: 'Create my account',
       haveAccount: 'Already have an account?',
       signIn: 'Sign in',
-      taken: 'An account already uses this e-mail address. Sign in instead, or reset your password.',
+      checkTitle: 'Check your e-mail',
+      sent: 'We have sent a message to {{email}}. Follow its link to finish creating your account; it works for 24 hours.',
     },
     forgot: {
       title: 'Reset your password',
@@ -44,6 +45,9 @@ export const IDP_STRINGS = {
     verify: {
       done: 'Thank you: your e-mail address is confirmed.',
       expired: 'This confirmation link has expired or was already used.',
+      created: 'Your account is ready: sign in with your e-mail address and password.',
+      taken: 'This address already has a Kora account: sign in with it, or reset its password.',
+      signIn: 'Sign in',
     },
     logout: {
       title: 'Signing out…',
@@ -55,7 +59,7 @@ export const IDP_STRINGS = {
       required: 'This field is required.',
       email: 'Enter a valid e-mail address.',
       passwordLength: 'The password needs 8 to 128 characters.',
-      tooMany: 'Too many attempts. Try again in {{minutes}} minutes.',
+      tooMany: 'Too many attempts. Try again in {{wait}}.',
       session: 'This sign-in page has expired. Start again from the Kora app.',
       generic: 'Something went wrong. Please try again.',
     },
@@ -66,8 +70,12 @@ export const IDP_STRINGS = {
       resetButton: 'Choose a new password',
       verifySubject: 'Confirm your e-mail address for Kora',
       verifyText:
-        'Hello {{name}},\n\nWelcome to Kora! Confirm your e-mail address by opening this link:\n\n{{link}}\n\nThe link works for 24 hours.\n\nThe Kora team',
+        'Hello {{name}},\n\nWelcome to Kora! Open this link to confirm your e-mail address and finish creating your account:\n\n{{link}}\n\nThe link works for 24 hours.\n\nThe Kora team',
       verifyButton: 'Confirm my address',
+      signUpAttemptSubject: 'Someone tried to create a Kora account with your address',
+      signUpAttemptText:
+        'Hello {{name}},\n\nSomeone (perhaps you) just tried to create a new Kora account with this e-mail address. You already have an account: sign in with your password as usual.\n\nIf you have forgotten it, choose a new one with this link:\n\n{{link}}\n\nThe link works for one hour and only once. If you did not try to create an account, ignore this e-mail: nothing has changed on your account.\n\nThe Kora team',
+      signUpAttemptButton: 'Choose a new password',
       footer: 'You receive this e-mail because of your Kora account.',
     },
   },
@@ -95,7 +103,8 @@ export const IDP_STRINGS = {
       submit: 'Créer mon compte',
       haveAccount: 'Vous avez déjà un compte ?',
       signIn: 'Se connecter',
-      taken: 'Un compte utilise déjà cette adresse e-mail. Connectez-vous, ou réinitialisez votre mot de passe.',
+      checkTitle: 'Vérifiez vos e-mails',
+      sent: 'Nous avons envoyé un message à {{email}}. Suivez le lien qu’il contient pour terminer la création de votre compte ; il reste valable 24 heures.',
     },
     forgot: {
       title: 'Réinitialiser le mot de passe',
@@ -116,6 +125,9 @@ export const IDP_STRINGS = {
     verify: {
       done: 'Merci : votre adresse e-mail est confirmée.',
       expired: 'Ce lien de confirmation a expiré ou a déjà servi.',
+      created: 'Votre compte est prêt : connectez-vous avec votre adresse e-mail et votre mot de passe.',
+      taken: 'Cette adresse a déjà un compte Kora : connectez-vous, ou réinitialisez son mot de passe.',
+      signIn: 'Se connecter',
     },
     logout: {
       title: 'Déconnexion…',
@@ -127,7 +139,7 @@ export const IDP_STRINGS = {
       required: 'Ce champ est obligatoire.',
       email: 'Saisissez une adresse e-mail valide.',
       passwordLength: 'Le mot de passe doit faire entre 8 et 128 caractères.',
-      tooMany: 'Trop de tentatives. Réessayez dans {{minutes}} minutes.',
+      tooMany: 'Trop de tentatives. Réessayez dans {{wait}}.',
       session: 'Cette page de connexion a expiré. Recommencez depuis l’application Kora.',
       generic: 'Un problème est survenu. Merci de réessayer.',
     },
@@ -138,8 +150,12 @@ export const IDP_STRINGS = {
       resetButton: 'Choisir un nouveau mot de passe',
       verifySubject: 'Confirmez votre adresse e-mail pour Kora',
       verifyText:
-        'Bonjour {{name}},\n\nBienvenue sur Kora ! Confirmez votre adresse e-mail en ouvrant ce lien :\n\n{{link}}\n\nLe lien reste valable 24 heures.\n\nL’équipe Kora',
+        'Bonjour {{name}},\n\nBienvenue sur Kora ! Ouvrez ce lien pour confirmer votre adresse e-mail et terminer la création de votre compte :\n\n{{link}}\n\nLe lien reste valable 24 heures.\n\nL’équipe Kora',
       verifyButton: 'Confirmer mon adresse',
+      signUpAttemptSubject: 'Quelqu’un a essayé de créer un compte Kora avec votre adresse',
+      signUpAttemptText:
+        'Bonjour {{name}},\n\nQuelqu’un (peut-être vous) vient d’essayer de créer un nouveau compte Kora avec cette adresse e-mail. Vous avez déjà un compte : connectez-vous avec votre mot de passe habituel.\n\nSi vous l’avez oublié, choisissez-en un nouveau grâce à ce lien :\n\n{{link}}\n\nLe lien reste valable une heure et ne sert qu’une fois. Si vous n’avez pas essayé de créer de compte, ignorez cet e-mail : rien n’a changé sur votre compte.\n\nL’équipe Kora',
+      signUpAttemptButton: 'Choisir un nouveau mot de passe',
       footer: 'Vous recevez cet e-mail parce que vous avez un compte Kora.',
     },
   },

@@ -16,7 +16,7 @@ ${paragraphs.map((p) => `<tr><td style="font-size:15px;line-height:1.55;padding-
 
 /** Builds a message from a template whose text has a `{{link}}` line: the HTML part turns that line into a button. */
 function message(
-  template: 'password-reset' | 'email-verification',
+  template: 'password-reset' | 'email-verification' | 'sign-up-attempt',
   to: string,
   language: IdpLanguage,
   subject: string,
@@ -47,4 +47,19 @@ export function passwordResetMail(to: string, language: IdpLanguage, name: strin
 export function emailVerificationMail(to: string, language: IdpLanguage, name: string, link: string): MailMessage {
   const t = IDP_STRINGS[language].mail;
   return message('email-verification', to, language, t.verifySubject, t.verifyText, link, t.verifyButton, name);
+}
+
+/** To the owner of an address someone tried to sign up with: you have an account; here is a reset link. */
+export function signUpAttemptMail(to: string, language: IdpLanguage, name: string, link: string): MailMessage {
+  const t = IDP_STRINGS[language].mail;
+  return message(
+    'sign-up-attempt',
+    to,
+    language,
+    t.signUpAttemptSubject,
+    t.signUpAttemptText,
+    link,
+    t.signUpAttemptButton,
+    name,
+  );
 }

@@ -3,26 +3,30 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Mailer } from '@kora/kernel';
 import { Public } from '@kora/kernel/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CONFIG, type Config } from '../config/config';
+import { isOperator } from '../health/health.controller';
 import { acceptsHtml } from '../http/http-pipeline';
 import { OutboxMailer } from '../infra/mail/mailers';
 import { escapeHtml } from './pages';
 
-function isLoopback(address: string | undefined): boolean {
-  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
-}
-
 /**
- * /dev/outbox: the mails the embedded outbox holds, for development and tests. It exists only with the outbox
- * adapter and answers loopback clients only (reset links are secrets).
+ * /dev/outbox: the mails the embedded outbox holds, for development and tests. Reset links are secrets, so it
+ * exists only with the outbox adapter and only for whom the operator named: everyone with `DEV_OUTBOX=on` (a
+ * development machine, a test run), otherwise the operators' token (`Authorization: Bearer <OPS_TOKEN>`). Never
+ * inferred from the peer's address: behind a reverse proxy every client comes from 127.0.0.1. Operators can also
+ * read it with `npm run users -- outbox`.
  */
 @ApiExcludeController()
 @Controller('dev/outbox')
 export class OutboxController {
-  constructor(@Inject(Mailer) private readonly mailer: Mailer) {}
+  constructor(
+    @Inject(Mailer) private readonly mailer: Mailer,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
 
   private outbox(request: FastifyRequest): OutboxMailer {
-    if (!(this.mailer instanceof OutboxMailer) || !isLoopback(request.raw.socket.remoteAddress))
-      throw new NotFoundException();
+    const allowed = this.config.DEV_OUTBOX === 'on' || isOperator(request, this.config.OPS_TOKEN);
+    if (!(this.mailer instanceof OutboxMailer) || !allowed) throw new NotFoundException();
     return this.mailer;
   }
 

@@ -12,6 +12,7 @@ import { RealtimeRegistry } from '@kora/kernel/nest';
 import type { Logger } from 'pino';
 import type { Subscription as RxSubscription } from 'rxjs';
 import type { Server, Socket } from 'socket.io';
+import { RevokedSessions } from '../auth/revoked-sessions';
 import { bearerToken, InvalidTokenError, TokenVerifier } from '../auth/token-verifier';
 import { DurableEventPublisher } from '../cqrs/durable-event-publisher';
 import { LOGGER } from '../observability/logger';
@@ -24,6 +25,8 @@ export const userRoom = (userId: string): string => `user:${userId}`;
 
 interface SocketData {
   userId: string;
+  /** The token's `iat`, to end the connection when its session ends. */
+  issuedAt: unknown;
   expiry?: NodeJS.Timeout;
 }
 
@@ -31,15 +34,18 @@ interface SocketData {
  * Socket.IO, one room per user. The bearer token is checked at the handshake (`auth.token`, or an Authorization
  * header); a client that reconnects with `auth.lastPosition` first receives, in order, the messages it missed, and
  * joins its room only once caught up with what the bus has published, so nothing falls in between. Every message
- * carries the global `position` of its event, which the client keeps for its next reconnection.
+ * carries the global `position` of its event, which the client keeps for its next reconnection. A token whose
+ * session ended is refused, and the connections it opened end when the log says so (logout, deactivation, purge).
  */
 @WebSocketGateway()
 export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGatewayDisconnect {
   @WebSocketServer() server!: Server;
   private busSubscription: RxSubscription | null = null;
+  private stopRevocations: (() => void) | null = null;
 
   constructor(
     private readonly verifier: TokenVerifier,
+    private readonly revoked: RevokedSessions,
     private readonly registry: RealtimeRegistry,
     private readonly bus: EventBus,
     private readonly publisher: DurableEventPublisher,
@@ -56,8 +62,10 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
       if (!token) return next(new Error('Authentication required'));
       this.verifier.verify(token).then(
         (user) => {
+          if (this.revoked.isRevoked(user)) return next(new Error('Authentication required'));
           const data = socket.data as SocketData;
           data.userId = user.userId;
+          data.issuedAt = user.claims.iat;
           if (user.expiresAt !== null) {
             // An expired token ends the connection; the client reconnects with a fresh one.
             data.expiry = setTimeout(() => socket.disconnect(true), Math.max(0, user.expiresAt - Date.now()));
@@ -71,6 +79,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
         },
       );
     });
+    this.stopRevocations = this.revoked.onEnded((userId, until) => this.endSessions(userId, until));
     this.busSubscription = this.bus.subscribe((event) => this.forward(event as RecordedEvent));
     this.busSubscription.add(
       this.registry.ephemeral.subscribe((message) =>
@@ -103,6 +112,17 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
   stop(): void {
     this.busSubscription?.unsubscribe();
     this.busSubscription = null;
+    this.stopRevocations?.();
+    this.stopRevocations = null;
+  }
+
+  /** Ends this process's connections opened with a token the new cutoff revokes. */
+  private endSessions(userId: string, tokensIssuedUntilSecond: number): void {
+    for (const socket of this.server.sockets.sockets.values()) {
+      const data = socket.data as SocketData;
+      if (data.userId !== userId) continue;
+      if (typeof data.issuedAt !== 'number' || data.issuedAt <= tokensIssuedUntilSecond) socket.disconnect(true);
+    }
   }
 
   private forward(event: RecordedEvent): void {

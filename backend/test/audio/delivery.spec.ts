@@ -14,7 +14,7 @@ describe('result delivery: notifications and e-mailed links', () => {
   const media = tempDir('kora-media-');
 
   beforeAll(async () => {
-    test = await startTestApp({ realAuth: true, clock });
+    test = await startTestApp({ realAuth: true, clock, env: { DEV_OUTBOX: 'on' } }); // the test reads the mails
     awa = await registeredUser(test, { email: 'awa@example.sn', language: 'fr' });
     const uploaded = await request(test.url)
       .post('/api/audio/upload')

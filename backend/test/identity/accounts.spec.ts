@@ -178,8 +178,17 @@ describe('deactivation, the 30-day window and the purge', () => {
   });
   afterAll(() => test.close());
 
-  it('restores an account whose owner signs in within 30 days, and says so', async () => {
+  /** A fresh access token, as signing in again gives one. */
+  const signIn = async (user: TestUser) => {
+    const provider = test.app.get(IdentityProvider) as BuiltInIdentityProvider;
+    const token = await provider.signAccessToken(user.userId, 60, 'kora-web', test.config.oidc.audience);
+    return { Authorization: `Bearer ${token}` };
+  };
+
+  it('refuses every token issued before the deactivation, and restores the account when its owner signs in within 30 days', async () => {
     const user = await registeredUser(test, { email: 'binta@example.ml', firstName: 'Binta' });
+    const other = await signIn(user); // another device
+    await request(test.url).get('/api/user/profile').set(user.auth).expect(200);
     const deactivated = await request(test.url)
       .post('/api/user/account/deactivate')
       .set(user.auth)
@@ -189,18 +198,30 @@ describe('deactivation, the 30-day window and the purge', () => {
       success: true,
       purgeAfter: new Date(clock.now().getTime() + 30 * DAY).toISOString(),
     });
+    for (const auth of [user.auth, other]) {
+      await request(test.url).get('/api/user/profile').set(auth).expect(401);
+      await request(test.url).put('/api/user/preferences/language').set(auth).send({ language: 'en' }).expect(401);
+      await request(test.url).post('/api/auth/signup').set(auth).expect(401); // an old token cannot undo it
+    }
+    const history = await test.app.get(EventStore).readStream(accountStream(user.userId));
+    expect(history.slice(-2).map((event) => [event.type, (event.data as { reason?: string }).reason])).toEqual([
+      ['AccountDeactivated', undefined],
+      ['SessionsEnded', 'deactivation'],
+    ]);
+
+    // Signed in again: changes wait for the sign-up call that restores the account.
+    const again = await signIn(user);
     const blocked = await request(test.url)
       .put('/api/user/preferences/language')
-      .set(user.auth)
+      .set(again)
       .send({ language: 'en' })
       .expect(403);
     expect(blocked.body.code).toBe('ACCOUNT.DEACTIVATED');
-
     clock.advance(29 * DAY);
     expect(await test.app.get(AccountPurger).runOnce()).toBe(0);
-    const back = await request(test.url).post('/api/auth/signup').set(user.auth).expect(200);
+    const back = await request(test.url).post('/api/auth/signup').set(again).expect(200);
     expect(back.body).toEqual({ ok: true, registered: false, reactivated: true });
-    await request(test.url).put('/api/user/preferences/language').set(user.auth).send({ language: 'en' }).expect(200);
+    await request(test.url).put('/api/user/preferences/language').set(again).send({ language: 'en' }).expect(200);
   });
 
   it('deletes everything after 30 days: no sign-in restores it, the log keeps no readable personal data', async () => {
@@ -221,6 +242,7 @@ describe('deactivation, the 30-day window and the purge', () => {
       })
       .expect(200);
     await request(test.url).post('/api/auth/delete-account').set(user.auth).expect(200);
+    await request(test.url).get('/api/user/profile').set(user.auth).expect(401);
 
     const events = test.app.get(EventStore);
     const raw = JSON.stringify(await events.readStream(accountStream(user.userId)));
@@ -229,12 +251,13 @@ describe('deactivation, the 30-day window and the purge', () => {
     }
 
     clock.advance(30 * DAY + 1);
-    const tooLate = await request(test.url).post('/api/auth/signup').set(user.auth).expect(410);
+    const later = await signIn(user);
+    const tooLate = await request(test.url).post('/api/auth/signup').set(later).expect(410);
     expect(tooLate.body.code).toBe('ACCOUNT.DELETED');
 
     expect(await test.app.get(AccountPurger).runOnce()).toBe(1);
     expect(await test.app.get(AccountPurger).runOnce()).toBe(0);
-    await request(test.url).get('/api/user/profile').set(user.auth).expect(404);
+    await request(test.url).get('/api/user/profile').set(later).expect(401); // the purge ends the sessions too
     const provider = test.app.get(IdentityProvider) as BuiltInIdentityProvider;
     expect(await provider.users.findByEmail('aminata@example.bf')).toBeNull();
 
@@ -244,7 +267,9 @@ describe('deactivation, the 30-day window and the purge', () => {
       'AccountRegistered',
       'ProfileUpdated',
       'AccountDeactivated',
+      'SessionsEnded',
       'AccountPurged',
+      'SessionsEnded',
     ]);
     const vault = test.app.get(PersonalDataVault);
     const sealed = history.flatMap((event) =>

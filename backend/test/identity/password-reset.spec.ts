@@ -1,6 +1,8 @@
+import { AfterResponse, IdentityProvider } from '@kora/identity';
 import { accountStream, EventStore } from '@kora/kernel';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BuiltInIdentityProvider } from '../../src/identity-provider/built-in-provider';
 import { registeredUser, TestClock, type TestUser } from '../support/accounts';
 import { decodeQuotedPrintable, OidcTestClient } from '../support/oidc-client';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -17,13 +19,21 @@ describe('password reset by e-mail', () => {
   let test: TestApp;
   let ibrahim: TestUser;
   beforeAll(async () => {
-    test = await startTestApp({ realAuth: true, clock });
+    // The outbox is how these tests read the mails they follow links from.
+    test = await startTestApp({ realAuth: true, clock, env: { DEV_OUTBOX: 'on' } });
     ibrahim = await registeredUser(test, { email: 'ibrahim@example.ne', firstName: 'Ibrahim' });
   });
   afterAll(() => test.close());
 
-  const outbox = async (): Promise<OutboxEntry[]> =>
-    (await request(test.url).get('/dev/outbox').set('Accept', 'application/json').expect(200)).body;
+  /** The mails go out after the answer: wait for what the requests so far started. */
+  const sent = async (): Promise<void> => {
+    await test.app.get(AfterResponse).idle();
+    await (test.app.get(IdentityProvider) as BuiltInIdentityProvider).idle();
+  };
+  const outbox = async (): Promise<OutboxEntry[]> => {
+    await sent();
+    return (await request(test.url).get('/dev/outbox').set('Accept', 'application/json').expect(200)).body;
+  };
 
   /** The reset link of the newest reset mail to `to`. */
   async function resetLink(to: string): Promise<string> {
@@ -48,13 +58,39 @@ describe('password reset by e-mail', () => {
       success: true,
       message: 'Si un compte existe pour cette adresse, un lien de réinitialisation vient de lui être envoyé.',
     });
-    const sent = (await outbox()).slice(0, (await outbox()).length - before);
-    expect(sent.map((entry) => [entry.to, entry.template, entry.language])).toEqual([
+    const mails = (await outbox()).slice(0, (await outbox()).length - before);
+    expect(mails.map((entry) => [entry.to, entry.template, entry.language])).toEqual([
       ['ibrahim@example.ne', 'password-reset', 'fr'],
     ]);
     const history = await test.app.get(EventStore).readStream(accountStream(ibrahim.userId));
     expect(history.map((event) => event.type)).toContain('PasswordResetRequested');
     await request(test.url).post('/api/auth/reset-password').send({ email: 'not-an-address' }).expect(400);
+  });
+
+  it("answers in the asker's language, never the account's, and the same for a known and an unknown address", async () => {
+    const ask = (email: string, language?: string) =>
+      request(test.url)
+        .post('/api/auth/reset-password')
+        .set('Accept-Language', 'en-GB,en;q=0.9,fr;q=0.5')
+        .send(language ? { email, language } : { email });
+    await registeredUser(test, { email: 'aicha@example.ne', language: 'fr' });
+    const english = {
+      success: true,
+      message: 'If an account exists for this address, a password reset link is on its way.',
+    };
+    for (const email of ['aicha@example.ne', 'nobody@example.ne']) {
+      const answer = await ask(email);
+      expect([answer.status, answer.body, answer.headers['content-type']]).toEqual([
+        200,
+        english,
+        'application/json; charset=utf-8',
+      ]);
+      expect((await ask(email, 'fr')).body.message).toBe(
+        'Si un compte existe pour cette adresse, un lien de réinitialisation vient de lui être envoyé.',
+      );
+    }
+    // The mail itself speaks the account's language.
+    expect((await outbox())[0]).toMatchObject({ to: 'aicha@example.ne', template: 'password-reset', language: 'fr' });
   });
 
   it('lets the link set a new password once, and signs every device out', async () => {

@@ -89,15 +89,35 @@ export class OidcTestClient {
     return { status: response.status, body: response.body };
   }
 
-  /** Signs up through the provider's pages, from a fresh authorization request to tokens. */
-  async signUp(person: { email: string; password: string; firstName: string; lastName: string }): Promise<Tokens> {
-    const interaction = await this.authorize();
+  /** Submits the provider's sign-up form from a fresh authorization request; answers the page it shows. */
+  async submitSignUp(
+    person: { email: string; password: string; firstName: string; lastName: string },
+    extra: Record<string, string> = {},
+  ): Promise<{ status: number; text: string; interaction: string }> {
+    const interaction = await this.authorize(extra);
     const page = await this.agent.get(`${interaction}/signup`);
     if (page.status !== 200) throw new Error(`signup page answered ${page.status}`);
     const submitted = await this.agent.post(`${interaction}/signup`).type('form').send(person).redirects(0);
-    if (submitted.status !== 303 && submitted.status !== 302)
-      throw new Error(`signup answered ${submitted.status}: ${submitted.text}`);
-    return this.exchange(await this.followToCallback(absolute(this.baseUrl, submitted.headers.location!)));
+    return { status: submitted.status, text: submitted.text, interaction };
+  }
+
+  /**
+   * Signs up as a person would: the form, the confirmation link from the outbox (the server needs DEV_OUTBOX=on),
+   * then the sign-in page; answers the tokens.
+   */
+  async signUp(person: { email: string; password: string; firstName: string; lastName: string }): Promise<Tokens> {
+    const seen = new Set((await outbox(this.baseUrl)).map((mail) => mail.id));
+    const submitted = await this.submitSignUp(person);
+    if (submitted.status !== 200) throw new Error(`signup answered ${submitted.status}: ${submitted.text}`);
+    const to = person.email.trim().toLowerCase();
+    const mail = await waitForMail(this.baseUrl, (m) => m.to === to && m.template === 'email-verification', seen);
+    const link = /\/oidc\/verify\/[A-Za-z0-9_-]+\?lang=\w+/.exec(mail.text)?.[0];
+    if (!link) throw new Error(`no confirmation link in ${mail.text}`);
+    const confirmed = await this.agent.get(link);
+    if (confirmed.status !== 200) throw new Error(`the confirmation link answered ${confirmed.status}`);
+    const tokens = await this.signIn(person.email, person.password);
+    if (!('access_token' in tokens)) throw new Error(`sign-in after sign-up answered ${tokens.status}`);
+    return tokens;
   }
 
   /** Signs in through the provider's sign-in page. Answers the tokens, or the page's status when refused. */
@@ -132,4 +152,42 @@ export function decodeQuotedPrintable(text: string): string {
     text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
     'latin1',
   ).toString('utf8');
+}
+
+export interface OutboxMail {
+  id: string;
+  to: string;
+  subject: string;
+  template: string;
+  language: string;
+  acceptedAt: string;
+}
+
+/** The outbox's mails, newest first, over HTTP (the server needs DEV_OUTBOX=on). */
+export async function outbox(baseUrl: string): Promise<OutboxMail[]> {
+  const response = await request(baseUrl).get('/dev/outbox').set('Accept', 'application/json');
+  if (response.status !== 200) throw new Error(`/dev/outbox answered ${response.status}`);
+  return response.body as OutboxMail[];
+}
+
+/**
+ * Waits for a mail that matches and is not among `seen` (mails that depend on an address go out after the answer),
+ * and answers it with its decoded text.
+ */
+export async function waitForMail(
+  baseUrl: string,
+  match: (mail: OutboxMail) => boolean,
+  seen: ReadonlySet<string> = new Set(),
+  timeoutMs = 5_000,
+): Promise<OutboxMail & { text: string }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mail = (await outbox(baseUrl)).find((candidate) => !seen.has(candidate.id) && match(candidate));
+    if (mail) {
+      const raw = await request(baseUrl).get(`/dev/outbox/${mail.id}`);
+      return { ...mail, text: decodeQuotedPrintable(raw.text) };
+    }
+    if (Date.now() > deadline) throw new Error('no such mail in the outbox');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AccountCommands } from './application/accounts/account-commands';
 import { AccountReads } from './application/accounts/account-reads';
 import { PersonalData } from './application/accounts/personal-data';
+import { AfterResponse } from './application/auth/after-response';
 import { AuthController } from './application/auth/auth.controller';
 import { DeactivateController } from './application/deactivate/deactivate.controller';
 import { PreferencesController } from './application/preferences/preferences.controller';
@@ -13,7 +14,8 @@ import { SignUpService } from './application/sign-up/sign-up.service';
 /**
  * Accounts: sign-up after the provider's sign-in, profile, preferences, language, password reset, deactivation and
  * the purge 30 days later. Needs, from the application: the event and read stores, the query bus answered by the
- * projections package, a PersonalDataVault, a Mailer and an IdentityProvider.
+ * projections package, a PersonalDataVault, a Mailer, an IdentityProvider and SessionRevocations (the API's token
+ * check).
  */
 @Module({})
 export class IdentityModule {
@@ -26,10 +28,11 @@ export class IdentityModule {
         AccountReads,
         PersonalData,
         AccountPurger,
+        AfterResponse,
         SignUpService,
         { provide: IDENTITY_OPTIONS, useValue: options },
       ],
-      exports: [AccountPurger, SignUpService],
+      exports: [AccountPurger, SignUpService, AfterResponse],
     };
   }
 }

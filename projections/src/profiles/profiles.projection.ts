@@ -62,6 +62,7 @@ export const profilesProjection = defineProjection<AccountEvent, ProfileDocument
       case 'AccountReactivated':
         return { ...current, status: 'active', deactivatedAt: null, purgeAfter: null, updatedAt: at };
       case 'PasswordResetRequested':
+      case 'SessionsEnded':
         return current;
     }
   },

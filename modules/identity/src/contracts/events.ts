@@ -96,6 +96,15 @@ export type AccountDeactivated = DomainEvent<
 >;
 export type AccountReactivated = DomainEvent<'AccountReactivated', { reactivatedAt: string }>;
 export type AccountPurged = DomainEvent<'AccountPurged', { purgedAt: string }>;
+/**
+ * The account's sessions ended: every access token issued up to `tokensIssuedUntil` (the wall clock that stamps
+ * tokens, to the second of their `iat`) is refused from then on, on every replica. Recorded at logout, with a
+ * deactivation and with the purge.
+ */
+export type SessionsEnded = DomainEvent<
+  'SessionsEnded',
+  { reason: 'logout' | 'deactivation' | 'purge'; tokensIssuedUntil: string }
+>;
 
 export type AccountEvent =
   | AccountRegistered
@@ -106,7 +115,8 @@ export type AccountEvent =
   | PasswordResetRequested
   | AccountDeactivated
   | AccountReactivated
-  | AccountPurged;
+  | AccountPurged
+  | SessionsEnded;
 
 export const ACCOUNT_EVENT_TYPES = [
   'AccountRegistered',
@@ -118,4 +128,5 @@ export const ACCOUNT_EVENT_TYPES = [
   'AccountDeactivated',
   'AccountReactivated',
   'AccountPurged',
+  'SessionsEnded',
 ] as const satisfies readonly AccountEvent['type'][];

@@ -30,6 +30,15 @@ export interface ProfileDocument {
   purgeAfter: string | null;
 }
 
+/**
+ * The ended-sessions read model (`ended_sessions`): per account, the latest `SessionsEnded` cutoff. No personal data,
+ * so it outlives the purge (a token issued before it stays refused).
+ */
+export interface EndedSessionsDocument {
+  _id: string;
+  tokensIssuedUntil: string;
+}
+
 export interface PreferencesDocument extends Preferences {
   _id: string;
   updatedAt: string;

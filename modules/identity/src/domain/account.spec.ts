@@ -33,11 +33,12 @@ function given(events: AccountEvent[]) {
   };
 }
 
+const until = '2026-03-01T10:00:00.500Z';
 const registered = accountDecider.decide(register(t0), accountDecider.initialState());
 const deactivated = (at: Date): AccountEvent[] => [
   ...registered,
   ...accountDecider.decide(
-    { type: 'DeactivateAccount', via: 'settings', now: at },
+    { type: 'DeactivateAccount', via: 'settings', now: at, tokensIssuedUntil: until },
     registered.reduce(accountDecider.evolve, accountDecider.initialState() as AccountState),
   ),
 ];
@@ -52,19 +53,37 @@ describe('the account decider', () => {
     expect(given(registered).when(register(t0, true))).toEqual([{ type: 'EmailVerified', data: {} }]);
   });
 
-  it('schedules deletion 30 days out, once', () => {
+  it('schedules deletion 30 days out, once, and ends the sessions each time', () => {
     const events = deactivated(t0);
-    expect(events.at(-1)).toEqual({
-      type: 'AccountDeactivated',
-      data: {
-        deactivatedAt: t0.toISOString(),
-        purgeAfter: new Date(t0.getTime() + 30 * day).toISOString(),
-        via: 'settings',
+    expect(events.slice(1)).toEqual([
+      {
+        type: 'AccountDeactivated',
+        data: {
+          deactivatedAt: t0.toISOString(),
+          purgeAfter: new Date(t0.getTime() + 30 * day).toISOString(),
+          via: 'settings',
+        },
       },
-    });
+      { type: 'SessionsEnded', data: { reason: 'deactivation', tokensIssuedUntil: until } },
+    ]);
+    const later = new Date(t0.getTime() + day).toISOString();
     expect(
-      given(events).when({ type: 'DeactivateAccount', via: 'delete-account', now: new Date(t0.getTime() + day) }),
-    ).toEqual([]);
+      given(events).when({
+        type: 'DeactivateAccount',
+        via: 'delete-account',
+        now: new Date(t0.getTime() + day),
+        tokensIssuedUntil: later,
+      }),
+    ).toEqual([{ type: 'SessionsEnded', data: { reason: 'deactivation', tokensIssuedUntil: later } }]);
+  });
+
+  it('ends the sessions at logout, whatever the state of the account', () => {
+    const command: AccountCommand = { type: 'EndSessions', tokensIssuedUntil: until };
+    const ended = [{ type: 'SessionsEnded', data: { reason: 'logout', tokensIssuedUntil: until } }];
+    expect(given([]).when(command)).toEqual(ended);
+    expect(given(registered).when(command)).toEqual(ended);
+    expect(given(deactivated(t0)).when(command)).toEqual(ended);
+    expect(given([...registered, ...ended] as AccountEvent[]).state.status).toBe('active');
   });
 
   it('reactivates when the user signs in within 30 days, and not after', () => {
@@ -80,17 +99,16 @@ describe('the account decider', () => {
 
   it('purges only once the window has closed', () => {
     const events = deactivated(t0);
-    expect(() => given(events).when({ type: 'PurgeAccount', now: new Date(t0.getTime() + 29 * day) })).toThrow(
-      expect.objectContaining({ code: 'ACCOUNT.PURGE_NOT_DUE' }),
-    );
-    const purged = given(events).when({ type: 'PurgeAccount', now: new Date(t0.getTime() + 31 * day) });
-    expect(purged.map((e) => e.type)).toEqual(['AccountPurged']);
-    expect(
-      given([...events, ...purged]).when({ type: 'PurgeAccount', now: new Date(t0.getTime() + 32 * day) }),
-    ).toEqual([]);
-    expect(() => given(registered).when({ type: 'PurgeAccount', now: new Date(t0.getTime() + 99 * day) })).toThrow(
-      expect.objectContaining({ code: 'ACCOUNT.PURGE_NOT_DUE' }),
-    );
+    const purge = (days: number): AccountCommand => ({
+      type: 'PurgeAccount',
+      now: new Date(t0.getTime() + days * day),
+      tokensIssuedUntil: until,
+    });
+    expect(() => given(events).when(purge(29))).toThrow(expect.objectContaining({ code: 'ACCOUNT.PURGE_NOT_DUE' }));
+    const purged = given(events).when(purge(31));
+    expect(purged.map((e) => e.type)).toEqual(['AccountPurged', 'SessionsEnded']);
+    expect(given([...events, ...purged]).when(purge(32))).toEqual([]);
+    expect(() => given(registered).when(purge(99))).toThrow(expect.objectContaining({ code: 'ACCOUNT.PURGE_NOT_DUE' }));
   });
 
   it('refuses changes to an unknown or deactivated account', () => {

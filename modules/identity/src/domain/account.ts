@@ -6,6 +6,7 @@ import {
   type Preferences,
   type ProfileType,
   REACTIVATION_WINDOW_DAYS,
+  type SessionsEnded,
 } from '../contracts/events';
 import { AccountDeactivatedError, AccountDeletedError, AccountNotFoundError, PurgeNotDueError } from './errors';
 
@@ -44,8 +45,10 @@ export type AccountCommand =
   | { type: 'UpdatePreferences'; preferences: Preferences }
   | { type: 'ChangeLanguage'; language: Language }
   | { type: 'RequestPasswordReset' }
-  | { type: 'DeactivateAccount'; via: 'settings' | 'delete-account'; now: Date }
-  | { type: 'PurgeAccount'; now: Date };
+  /** `tokensIssuedUntil`: access tokens issued up to this instant stop working (see `SessionsEnded`). */
+  | { type: 'EndSessions'; tokensIssuedUntil: string }
+  | { type: 'DeactivateAccount'; via: 'settings' | 'delete-account'; now: Date; tokensIssuedUntil: string }
+  | { type: 'PurgeAccount'; now: Date; tokensIssuedUntil: string };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -79,6 +82,7 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
       return { ...initialAccountState(), status: 'purged' };
     case 'ProfileUpdated':
     case 'PasswordResetRequested':
+    case 'SessionsEnded':
       return state;
   }
 }
@@ -123,8 +127,12 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
     case 'RequestPasswordReset':
       requireActive(state);
       return [{ type: 'PasswordResetRequested', data: {} }];
+    case 'EndSessions':
+      // Whatever the account's state: a token must stop working at logout even before the sign-up call.
+      return [sessionsEnded('logout', command.tokensIssuedUntil)];
     case 'DeactivateAccount': {
-      if (state.status === 'deactivated') return []; // already scheduled: keep the first date
+      // Already scheduled: keep the first date, but still end the sessions of whoever asks again.
+      if (state.status === 'deactivated') return [sessionsEnded('deactivation', command.tokensIssuedUntil)];
       requireActive(state);
       const purgeAfter = new Date(command.now.getTime() + REACTIVATION_WINDOW_DAYS * DAY_MS);
       return [
@@ -132,13 +140,21 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
           type: 'AccountDeactivated',
           data: { deactivatedAt: command.now.toISOString(), purgeAfter: purgeAfter.toISOString(), via: command.via },
         },
+        sessionsEnded('deactivation', command.tokensIssuedUntil),
       ];
     }
     case 'PurgeAccount':
       if (state.status === 'purged') return [];
       if (!purgeDue(state, command.now)) throw new PurgeNotDueError();
-      return [{ type: 'AccountPurged', data: { purgedAt: command.now.toISOString() } }];
+      return [
+        { type: 'AccountPurged', data: { purgedAt: command.now.toISOString() } },
+        sessionsEnded('purge', command.tokensIssuedUntil),
+      ];
   }
+}
+
+function sessionsEnded(reason: SessionsEnded['data']['reason'], tokensIssuedUntil: string): SessionsEnded {
+  return { type: 'SessionsEnded', data: { reason, tokensIssuedUntil } };
 }
 
 export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState> = {

@@ -44,7 +44,7 @@ const LOWER_CAMEL: Record<string, ProfileType> = {
 export function normaliseProfileType(value: unknown): ProfileType | null {
   if (typeof value !== 'string') return null;
   if ((PROFILE_TYPES as readonly string[]).includes(value)) return value as ProfileType;
-  return LOWER_CAMEL[value] ?? null;
+  return Object.hasOwn(LOWER_CAMEL, value) ? LOWER_CAMEL[value]! : null;
 }
 
 const LIMITS = { name: 100, street: 200, city: 100, postalCode: 20 } as const;

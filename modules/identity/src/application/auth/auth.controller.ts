@@ -11,8 +11,10 @@ import {
 } from '../../contracts/queries';
 import type { Language } from '../../contracts/events';
 import { IdentityProvider } from '../../ports/identity-provider';
+import { SessionRevocations } from '../../ports/session-revocations';
 import { AccountCommands } from '../accounts/account-commands';
 import { PersonalData } from '../accounts/personal-data';
+import { AfterResponse } from './after-response';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 const RESET_PER_ADDRESS = { limit: 10, windowSeconds: 60 * 60 };
@@ -21,6 +23,19 @@ export const RESET_MESSAGES: Record<Language, string> = {
   en: 'If an account exists for this address, a password reset link is on its way.',
   fr: 'Si un compte existe pour cette adresse, un lien de réinitialisation vient de lui être envoyé.',
 };
+
+/**
+ * The language of an answer: the interface's choice (`language` in the body), else the first of English or French
+ * in Accept-Language, else French. Never the account's, which would tell that the address has one.
+ */
+export function requestLanguage(chosen: unknown, acceptLanguage: string | undefined): Language {
+  if (chosen === 'en' || chosen === 'fr') return chosen;
+  for (const part of (acceptLanguage ?? '').split(',')) {
+    const base = part.split(';')[0]!.trim().toLowerCase().split('-')[0];
+    if (base === 'en' || base === 'fr') return base;
+  }
+  return 'fr';
+}
 
 class TooManyRequestsError extends CodedError {
   readonly code = 'AUTH.TOO_MANY_REQUESTS';
@@ -38,39 +53,60 @@ export class AuthController {
     private readonly personal: PersonalData,
     private readonly contexts: CommandContexts,
     private readonly queries: QueryBus,
+    private readonly revocations: SessionRevocations,
+    private readonly afterResponse: AfterResponse,
     reads: ReadStore,
   ) {
     this.limits = new RateLimiter(reads);
   }
 
-  /** Ends the server side of the session: the provider's sessions and refresh tokens for this user. */
+  /**
+   * Ends the user's sessions everywhere: the provider's sessions and refresh tokens, then every access token issued
+   * so far (`SessionsEnded`), which every replica refuses from then on.
+   */
   @Post('logout')
   @HttpCode(200)
   @ApiBearerAuth()
-  @ApiOperation({ summary: "End the user's sessions and revoke their refresh tokens" })
+  @ApiOperation({ summary: "End the user's sessions, revoke their refresh tokens and their access tokens" })
   async logout(@CurrentUser() user: AuthenticatedUser): Promise<{ ok: true }> {
+    // The provider first, so that no token can be issued after the cutoff.
     await this.provider.endSessions(user.userId);
+    const tokensIssuedUntil = this.revocations.cutoff();
+    await this.accounts.execute(
+      user.userId,
+      { type: 'EndSessions', tokensIssuedUntil },
+      this.contexts.forUser(user.userId),
+    );
+    await this.revocations.settled(tokensIssuedUntil);
     return { ok: true };
   }
 
   /**
-   * Sends a password reset link. Public on purpose (the forgotten-password case), rate limited per address, and the
-   * answer is the same whether or not the e-mail has an account.
+   * Sends a password reset link. Public on purpose (the forgotten-password case), rate limited per address. The
+   * answer (status, body, language) and its timing are the same whether or not the e-mail has an account: the
+   * lookup and the mail happen after it.
    */
   @Public()
   @Post('reset-password')
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a password reset link; answers the same whether or not the address exists' })
   async resetPassword(
-    @Body() body: { email?: unknown },
+    @Body() body: { email?: unknown; language?: unknown },
     @Ip() ip: string,
     @Headers('accept-language') acceptLanguage?: string,
   ): Promise<{ success: true; message: string }> {
+    const language = requestLanguage(body?.language, acceptLanguage);
     const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
     if (!EMAIL.test(email)) throw new ValidationFailedError({ email: 'account.security.password.emailNotFound' });
     const wait = await this.limits.hit(`reset-api:ip:${ip}`, RESET_PER_ADDRESS);
     if (wait > 0) throw new TooManyRequestsError(`Too many requests. Try again in ${Math.ceil(wait / 60)} minutes.`);
-    let language: Language = (acceptLanguage ?? '').toLowerCase().startsWith('en') ? 'en' : 'fr';
+    this.afterResponse.run('password reset request', () => this.sendReset(email, language));
+    return { success: true, message: RESET_MESSAGES[language] };
+  }
+
+  /** Records the request on an active account and has the provider mail the link (in the account's language). */
+  private async sendReset(email: string, requested: Language): Promise<void> {
+    let language = requested;
     const account = await this.queries.execute<GetProfileByEmailFingerprint, ProfileDocument | null>(
       new GetProfileByEmailFingerprint(this.personal.fingerprintEmail(email)),
     );
@@ -82,7 +118,6 @@ export class AuthController {
       await this.accounts.execute(account._id, { type: 'RequestPasswordReset' }, this.contexts.forUser(account._id));
     }
     await this.provider.requestPasswordReset(email, language);
-    return { success: true, message: RESET_MESSAGES[language] };
   }
 
   /** Marks the account for deletion (30 days to change one's mind by signing in) and signs it out everywhere. */
@@ -92,12 +127,14 @@ export class AuthController {
   @ApiOperation({ summary: 'Schedule the account for deletion in 30 days and end its sessions' })
   async deleteAccount(@CurrentUser() user: AuthenticatedUser): Promise<{ success: true; purgeAfter: string | null }> {
     const context = this.contexts.forUser(user.userId);
+    await this.provider.endSessions(user.userId);
+    const tokensIssuedUntil = this.revocations.cutoff();
     const { state } = await this.accounts.execute(
       user.userId,
-      { type: 'DeactivateAccount', via: 'delete-account', now: context.clock.now() },
+      { type: 'DeactivateAccount', via: 'delete-account', now: context.clock.now(), tokensIssuedUntil },
       context,
     );
-    await this.provider.endSessions(user.userId);
+    await this.revocations.settled(tokensIssuedUntil);
     return { success: true, purgeAfter: state.purgeAfter };
   }
 }

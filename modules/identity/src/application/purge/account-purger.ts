@@ -10,6 +10,7 @@ import { CLOCK, type Clock, PersonalDataVault } from '@kora/kernel';
 import { CommandContexts } from '@kora/kernel/nest';
 import { GetAccountsDueForPurge, type ProfileDocument } from '../../contracts/queries';
 import { IdentityProvider } from '../../ports/identity-provider';
+import { SessionRevocations } from '../../ports/session-revocations';
 import { AccountCommands } from '../accounts/account-commands';
 
 export const IDENTITY_OPTIONS = Symbol.for('kora.identity.options');
@@ -23,9 +24,10 @@ const BATCH = 100;
 
 /**
  * Deletes, for good, accounts whose reactivation window has closed: first the account's data key (every sealed
- * value in the log becomes unreadable), then its credentials at the provider, then `AccountPurged`, on which every
- * read model drops the account. Each step is idempotent, so a purge interrupted at any point completes at the next
- * run. In a cluster every replica may run it: the decider and the expected revision let only one append win.
+ * value in the log becomes unreadable), then its credentials at the provider, then `AccountPurged` (with
+ * `SessionsEnded`: no access token issued before it works any more), on which every read model drops the account.
+ * Each step is idempotent, so a purge interrupted at any point completes at the next run. In a cluster every
+ * replica may run it: the decider and the expected revision let only one append win.
  */
 @Injectable()
 export class AccountPurger implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -41,6 +43,7 @@ export class AccountPurger implements OnApplicationBootstrap, BeforeApplicationS
     private readonly contexts: CommandContexts,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(IDENTITY_OPTIONS) private readonly options: IdentityOptions,
+    private readonly revocations: SessionRevocations,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -76,7 +79,7 @@ export class AccountPurger implements OnApplicationBootstrap, BeforeApplicationS
         await this.provider.deleteUser(account._id);
         await this.accounts.execute(
           account._id,
-          { type: 'PurgeAccount', now },
+          { type: 'PurgeAccount', now, tokensIssuedUntil: this.revocations.cutoff() },
           this.contexts.forSystem(account._id, `purge-${account._id}`),
         );
         purged += 1;

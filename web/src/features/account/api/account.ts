@@ -1,5 +1,12 @@
 import { api } from '../../../lib/api';
 import type { Currency } from '../../../lib/format';
+import type { Language } from '../../../lib/i18n';
+
+/** `language`: the interface's, so the server answers in it whatever the account's own language. */
+export interface PasswordResetRequest {
+  email: string;
+  language: Language;
+}
 
 export const PROFILE_TYPES = [
   'MUSIC_PRODUCER',
@@ -82,7 +89,7 @@ const accountApi = api.injectEndpoints({
         }
       },
     }),
-    requestPasswordReset: build.mutation<{ success: boolean; message?: string }, { email: string }>({
+    requestPasswordReset: build.mutation<{ success: boolean; message?: string }, PasswordResetRequest>({
       query: (body) => ({ url: '/auth/reset-password', method: 'POST', body }),
     }),
     deactivateAccount: build.mutation<{ success: boolean; purgeAfter?: string }, { confirmationText: string }>({

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorStatus } from '../../../lib/api';
 import { useAppDispatch } from '../../../lib/hooks';
+import { currentLanguage } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session/SessionProvider';
 import type { SettingsSectionProps } from '../../../lib/settings-sections';
 import { toastShown } from '../../../lib/toast';
@@ -24,7 +25,7 @@ export function SecuritySection({ markStale }: SettingsSectionProps) {
       return;
     }
     try {
-      await requestReset({ email }).unwrap();
+      await requestReset({ email, language: currentLanguage() }).unwrap();
       dispatch(toastShown({ kind: 'success', messageKey: 'account.security.password.sent', params: { email } }));
       markStale(['security']);
     } catch (error) {

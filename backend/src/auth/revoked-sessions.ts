@@ -1,0 +1,116 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { SessionRevocations } from '@kora/identity';
+import type { EndedSessionsDocument, SessionsEnded } from '@kora/identity/contracts';
+import { EventStore, ReadStore, type RecordedEvent, streamId, type Subscription } from '@kora/kernel';
+import type { AuthenticatedUser } from '@kora/kernel/nest';
+import { endedSessionsProjection } from '@kora/projections';
+import type { Logger } from 'pino';
+import { LOGGER } from '../observability/logger';
+
+const PAGE = 1_000;
+
+export type SessionsEndedListener = (userId: string, tokensIssuedUntilSecond: number) => void;
+
+/**
+ * Which access tokens no longer count although their signature and expiry are fine: those of an account whose
+ * sessions ended (logout, deactivation, purge) issued at or before the recorded cutoff. The decision comes from the
+ * log: at start this process loads the `ended-sessions` read model, then follows `SessionsEnded` events from that
+ * read model's checkpoint, so every replica refuses a token within moments of its revocation, and the check is one
+ * map lookup per request. The process that records a revocation applies it at once (read-your-writes).
+ *
+ * `iat` counts whole seconds, so a cutoff covers its whole second: tokens issued in that second are refused too,
+ * and the revoking request answers only once that second is over (`settled`), so a new sign-in works at once.
+ */
+@Injectable()
+export class RevokedSessions extends SessionRevocations implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  /** userId → the last second (epoch seconds, like `iat`) whose tokens are refused. */
+  private readonly cutoffs = new Map<string, number>();
+  private readonly listeners = new Set<SessionsEndedListener>();
+  private subscription: Subscription | null = null;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly reads: ReadStore,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    super();
+  }
+
+  /** True when the token was issued at or before its account's last cutoff (or says nothing of when it was). */
+  isRevoked(user: AuthenticatedUser): boolean {
+    const cutoff = this.cutoffs.get(user.userId);
+    if (cutoff === undefined) return false;
+    const issuedAt = user.claims.iat;
+    return typeof issuedAt !== 'number' || issuedAt <= cutoff;
+  }
+
+  /** Called for every newly recorded cutoff (sockets end the connections it revokes). */
+  onEnded(listener: SessionsEndedListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  cutoff(): string {
+    return new Date().toISOString();
+  }
+
+  ended(userId: string, tokensIssuedUntil: string): void {
+    const second = Math.floor(Date.parse(tokensIssuedUntil) / 1000);
+    if (!Number.isFinite(second) || second <= (this.cutoffs.get(userId) ?? -Infinity)) return;
+    this.cutoffs.set(userId, second);
+    for (const listener of this.listeners) {
+      try {
+        listener(userId, second);
+      } catch (error) {
+        this.logger.error({ err: error }, 'sessions-ended listener failed');
+      }
+    }
+  }
+
+  async settled(tokensIssuedUntil: string): Promise<void> {
+    const wait = (Math.floor(Date.parse(tokensIssuedUntil) / 1000) + 1) * 1000 - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  /** Loads the read model, then follows the log from its checkpoint; resolves once caught up with the head. */
+  async onApplicationBootstrap(): Promise<void> {
+    const checkpoint = await this.reads.getCheckpoint(endedSessionsProjection.name);
+    // A read model of another version may be about to be rebuilt: then the log alone says it all.
+    const from = checkpoint?.version === endedSessionsProjection.version ? checkpoint.position : 0;
+    if (from > 0) await this.load();
+    const head = await this.events.headPosition();
+    let caughtUp!: () => void;
+    const ready = new Promise<void>((resolve) => (caughtUp = resolve));
+    if (from >= head) caughtUp();
+    this.subscription = this.events.subscribe(
+      {
+        after: from,
+        types: endedSessionsProjection.handles,
+        onError: (error) => this.logger.error({ err: error }, 'ended-sessions subscription failed; retrying'),
+      },
+      async (events, scannedTo) => {
+        for (const event of events as RecordedEvent<SessionsEnded>[]) {
+          this.ended(streamId(event.streamName), event.data.tokensIssuedUntil);
+        }
+        if (scannedTo >= head) caughtUp();
+      },
+    );
+    await ready;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.subscription?.stop();
+    this.subscription = null;
+  }
+
+  private async load(): Promise<void> {
+    const collection = this.reads.collection<EndedSessionsDocument>(endedSessionsProjection.collection);
+    let after = '';
+    for (;;) {
+      const page = await collection.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit: PAGE });
+      for (const doc of page) this.ended(doc._id, doc.tokensIssuedUntil);
+      if (page.length < PAGE) return;
+      after = page[page.length - 1]!._id;
+    }
+  }
+}
