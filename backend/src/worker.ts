@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config/config';
 import { createLogger, PinoNestLogger } from './observability/logger';
+import { handleUncaughtErrors } from './observability/process-handlers';
 
 /**
  * `npm run worker`: the background process of a cluster, without HTTP. It runs the processing jobs (competing with
@@ -21,14 +22,16 @@ async function main(): Promise<void> {
   await app.init();
   logger.info({ workers: config.WORKERS, projections: config.PROJECTIONS }, 'worker started');
   let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
+  const stop = (signal: NodeJS.Signals | 'uncaughtException', exitCode = 0): void => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'worker stopping');
+    // After an uncaught exception the process may hang on a broken resource: bound the wait.
+    if (exitCode !== 0) setTimeout(() => process.exit(exitCode), config.SHUTDOWN_TIMEOUT_MS).unref();
     app.close().then(
       () => {
         logger.info('worker stopped');
-        process.exit(0);
+        process.exit(exitCode);
       },
       (error: unknown) => {
         logger.error({ err: error }, 'worker stop failed');
@@ -36,8 +39,10 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // Node passes the signal's number as a second argument: not an exit code.
+  process.once('SIGTERM', (signal) => stop(signal));
+  process.once('SIGINT', (signal) => stop(signal));
+  handleUncaughtErrors(logger, (code) => stop('uncaughtException', code));
 }
 
 main().catch((error: unknown) => {

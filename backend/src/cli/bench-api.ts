@@ -1,6 +1,7 @@
 import { toAppend, trackStream, uuidv7 } from '@kora/kernel';
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -19,6 +20,8 @@ import { closeStores, openStores } from '../infra/infra.module';
 const ROOT = join(__dirname, '..', '..', '..');
 const TRACKS = 500;
 const UPLOADS = 5;
+/** The server's operators' token, for its /metrics. */
+const OPS_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'kora-bench-api-'));
@@ -30,6 +33,7 @@ async function main(): Promise<void> {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     WORKERS: '0',
+    OPS_TOKEN,
   };
   try {
     process.stderr.write('creating an account and seeding tracks...\n');
@@ -264,7 +268,9 @@ async function rssMb(port: number, pid: number | undefined): Promise<number> {
   } catch {
     // no procfs: ask the server
   }
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const text = await (
+    await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { Authorization: `Bearer ${OPS_TOKEN}` } })
+  ).text();
   const match = /^kora_process_resident_memory_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)/m.exec(text);
   return match ? Number(match[1]) / 2 ** 20 : Number.NaN;
 }

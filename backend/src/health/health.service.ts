@@ -15,7 +15,7 @@ export interface Check {
 }
 
 export interface HealthReport {
-  status: 'ok' | 'error';
+  status: 'ok' | 'degraded';
   /** The names of the checks that failed. */
   failing: string[];
   checks: Record<string, Check>;
@@ -23,6 +23,7 @@ export interface HealthReport {
 
 const TIMEOUT_MS = 2_000;
 const FFMPEG_CACHE_MS = 60_000;
+const DISK_CACHE_MS = 1_000;
 
 function withTimeout<T>(promise: Promise<T>, ms = TIMEOUT_MS): Promise<T> {
   return Promise.race([
@@ -39,6 +40,7 @@ export function ffmpegBinary(config: Pick<Config, 'FFMPEG_PATH'>): string {
 @Injectable()
 export class HealthService {
   private ffmpeg: { at: number; check: Check } | null = null;
+  private room: { at: number; ok: boolean } | null = null;
 
   constructor(
     private readonly events: EventStore,
@@ -58,7 +60,25 @@ export class HealthService {
     ]);
     const checks = Object.fromEntries(entries);
     const failing = entries.filter(([, check]) => check.status === 'down').map(([name]) => name);
-    return { status: failing.length === 0 ? 'ok' : 'error', failing, checks };
+    return { status: failing.length === 0 ? 'ok' : 'degraded', failing, checks };
+  }
+
+  /**
+   * Whether `DATA_DIR` still has the room the disk check asks for (`HEALTH_MIN_FREE_MB`); read at most once a second,
+   * so the upload routes can ask on every request. A disk that cannot be read counts as full.
+   */
+  diskHasRoom(): boolean {
+    const now = Date.now();
+    if (this.room && now - this.room.at < DISK_CACHE_MS) return this.room.ok;
+    let ok: boolean;
+    try {
+      this.disk();
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    this.room = { at: now, ok };
+    return ok;
   }
 
   private async eventsPing(): Promise<number> {

@@ -1,5 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
-import { CodedError, ValidationFailedError } from '@kora/kernel';
+import { CodedError, isStorageFull, StorageFullError, ValidationFailedError } from '@kora/kernel';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { LOGGER } from '../observability/logger';
@@ -78,6 +78,11 @@ export class ErrorFilter implements ExceptionFilter {
         code: HTTP_CODES[status] ?? `HTTP.${status}`,
         message: CLIENT_MESSAGES[status] ?? exception.message,
       };
+    }
+    if (isStorageFull(exception)) {
+      // A write that found the disk full (an event append, a file outside the blob store): no bare 500.
+      const full = new StorageFullError();
+      return { statusCode: full.status, code: full.code, message: full.message };
     }
     return { statusCode: 500, code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' };
   }

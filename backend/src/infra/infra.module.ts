@@ -26,6 +26,7 @@ import { LOGGER } from '../observability/logger';
 import { Metrics } from '../observability/metrics';
 import { GridFsBlobStore } from './blobs/gridfs-blob-store';
 import { LocalBlobStore } from './blobs/local-blob-store';
+import { OrphanSweeper } from './orphan-sweeper';
 import { EsdbEventStore } from './event-store/esdb-event-store';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { MongoReadStore } from './read-store/mongo-read-store';
@@ -135,6 +136,7 @@ export class InfraModule {
           },
         },
         InfraLifecycle,
+        OrphanSweeper,
       ],
       exports: [CONFIG, LOGGER, CLOCK, IDS, Metrics, STORES, EventStore, ReadStore, BlobStore, ProjectionRunner],
     };

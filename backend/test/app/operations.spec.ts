@@ -6,6 +6,9 @@ import { ConfigError, loadConfig } from '../../src/config/config';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { tempDir } from '../support/temp';
 
+const OPS_TOKEN = 'ops-token-for-the-tests-0123456789';
+const ops = { Authorization: `Bearer ${OPS_TOKEN}` };
+
 describe('operations endpoints', () => {
   let test: TestApp;
   const web = tempDir('kora-web-');
@@ -13,15 +16,15 @@ describe('operations endpoints', () => {
     mkdirSync(join(web.path, 'assets'));
     writeFileSync(join(web.path, 'index.html'), '<!doctype html><div id="root"></div>');
     writeFileSync(join(web.path, 'assets', 'app-1234.js'), 'console.log(1)');
-    test = await startTestApp({ env: { WEB_DIST: web.path } });
+    test = await startTestApp({ env: { WEB_DIST: web.path, OPS_TOKEN } });
   });
   afterAll(async () => {
     await test.close();
     web.cleanup();
   });
 
-  it('reports every part healthy, with the ffmpeg version', async () => {
-    const response = await request(test.url).get('/api/health').expect(200);
+  it('reports every part healthy, with the ffmpeg version, to operators', async () => {
+    const response = await request(test.url).get('/api/health').set(ops).expect(200);
     expect(response.body).toMatchObject({
       status: 'ok',
       failing: [],
@@ -34,11 +37,42 @@ describe('operations endpoints', () => {
     });
   });
 
-  it('answers 503 naming ffmpeg when it cannot be run, and the disk when space is short', async () => {
-    const broken = await startTestApp({ env: { FFMPEG_PATH: '/nonexistent/ffmpeg', HEALTH_MIN_FREE_MB: '999999999' } });
+  it('tells anyone else only the status and the names of failing checks: no path, version or engine', async () => {
+    for (const headers of [{}, { Authorization: 'Bearer not-the-ops-token-at-all' }]) {
+      const response = await request(test.url).get('/api/health').set(headers).expect(200);
+      expect(response.body).toEqual({ status: 'ok', failing: [] });
+    }
+  });
+
+  it('serves metrics to operators only', async () => {
+    const anonymous = await request(test.url).get('/metrics').expect(401);
+    expect(anonymous.body.code).toBe('OPS.TOKEN_REQUIRED');
+    await request(test.url).get('/metrics').set('Authorization', 'Bearer wrong-token-wrong-token').expect(401);
+    const closed = await startTestApp();
     try {
-      const response = await request(broken.url).get('/api/health').expect(503);
-      expect(response.body.status).toBe('error');
+      // Without OPS_TOKEN nobody gets them.
+      await request(closed.url).get('/metrics').set(ops).expect(401);
+    } finally {
+      await closed.close();
+    }
+  });
+
+  it('answers 503 naming ffmpeg when it cannot be run, and the disk when space is short; uploads are refused', async () => {
+    const broken = await startTestApp({
+      env: { FFMPEG_PATH: '/nonexistent/ffmpeg', HEALTH_MIN_FREE_MB: '999999999', OPS_TOKEN },
+    });
+    try {
+      const open = await request(broken.url).get('/api/health').expect(503);
+      expect(open.body).toEqual({ status: 'degraded', failing: ['disk', 'ffmpeg'] });
+      const upload = await request(broken.url)
+        .post('/api/audio/upload')
+        .set('Authorization', `Bearer ${await broken.token('user-1')}`)
+        .field('service', 'AI_MASTERING')
+        .attach('file', Buffer.alloc(2048), 'a.wav')
+        .expect(507);
+      expect(upload.body.code).toBe('STORAGE.FULL');
+      const response = await request(broken.url).get('/api/health').set(ops).expect(503);
+      expect(response.body.status).toBe('degraded');
       expect(response.body.failing).toEqual(['disk', 'ffmpeg']);
       expect(response.body.checks.eventStore.status).toBe('up');
       expect(response.body.checks.ffmpeg.error).toMatch(/ENOENT/);
@@ -49,7 +83,7 @@ describe('operations endpoints', () => {
 
   it('serves Prometheus metrics: request latency by route, appends and projection lag', async () => {
     await request(test.url).get('/api/health');
-    const response = await request(test.url).get('/metrics').expect(200);
+    const response = await request(test.url).get('/metrics').set(ops).expect(200);
     expect(response.headers['content-type']).toMatch(/text\/plain/);
     expect(response.text).toMatch(/kora_http_request_duration_seconds_bucket\{.*route="\/api\/health".*\}/);
     expect(response.text).toContain('# TYPE kora_events_appended_total counter');
@@ -122,7 +156,7 @@ describe('operations endpoints', () => {
 
   it('gives the built-in provider’s answers the same correlation id, security headers and route metrics', async () => {
     const count = async (): Promise<number> => {
-      const metrics = await request(test.url).get('/metrics').expect(200);
+      const metrics = await request(test.url).get('/metrics').set(ops).expect(200);
       const line = /kora_http_request_duration_seconds_count\{method="GET",route="\/oidc",status="200"\} (\d+)/.exec(
         metrics.text,
       );

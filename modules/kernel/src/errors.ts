@@ -41,3 +41,22 @@ export class ConcurrencyConflictError extends CodedError {
   readonly code = 'CONCURRENCY.CONFLICT';
   readonly status = 409;
 }
+
+/**
+ * The disk (or the blob store) has no room left: the write was refused and whatever it had written was removed.
+ * Answered 507 so clients and operators tell it from a bug.
+ */
+export class StorageFullError extends CodedError {
+  readonly code = 'STORAGE.FULL';
+  readonly status = 507;
+  constructor(message = 'The server is out of storage space. Please try again later.') {
+    super(message);
+  }
+}
+
+/** Whether an error says the disk is full (a file system's `ENOSPC`/`EDQUOT`, SQLite's `SQLITE_FULL`). */
+export function isStorageFull(error: unknown): boolean {
+  if (error instanceof StorageFullError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL';
+}

@@ -18,3 +18,4 @@ export * from './request-context';
 export * from './rate-limit';
 export * from './blob-store';
 export * from './processor';
+export * from './scratch';

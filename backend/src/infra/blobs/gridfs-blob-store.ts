@@ -6,6 +6,7 @@ import {
   BlobStore,
   type ByteRange,
   escapeRegExp,
+  scratchPrefix,
 } from '@kora/kernel';
 import { GridFSBucket, type MongoClient } from 'mongodb';
 import { randomBytes } from 'node:crypto';
@@ -76,7 +77,7 @@ export class GridFsBlobStore extends BlobStore {
   }
 
   async withLocalFile<R>(key: string, work: (path: string) => Promise<R>): Promise<R> {
-    const directory = await mkdtemp(join(tmpdir(), 'kora-blob-'));
+    const directory = await mkdtemp(join(tmpdir(), scratchPrefix('blob')));
     const path = join(directory, key.split('/').pop()!);
     try {
       await pipeline(await this.read(key), createWriteStream(path));

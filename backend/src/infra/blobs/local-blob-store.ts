@@ -5,6 +5,8 @@ import {
   BlobNotFoundError,
   BlobStore,
   type ByteRange,
+  isStorageFull,
+  StorageFullError,
 } from '@kora/kernel';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -35,15 +37,21 @@ export class LocalBlobStore extends BlobStore {
     contentType: string,
   ): Promise<BlobInfo> {
     const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
     const temporary = `${target}.partial-${randomBytes(6).toString('hex')}`;
+    let typeWritten = false;
     try {
+      await mkdir(dirname(target), { recursive: true });
       await write(temporary);
       await writeFile(`${target}.type`, contentType);
+      typeWritten = true;
       await rename(temporary, target);
     } catch (error) {
       await rm(temporary, { force: true });
-      throw error;
+      // A sidecar written for a blob that never landed would be an orphan.
+      if (typeWritten || isStorageFull(error)) {
+        if (!(await exists(target))) await rm(`${target}.type`, { force: true });
+      }
+      throw isStorageFull(error) ? new StorageFullError() : error;
     }
     return { size: (await stat(target)).size, contentType };
   }
@@ -125,4 +133,11 @@ export class LocalBlobStore extends BlobStore {
       else if (!entry.name.endsWith('.type') && !entry.name.includes('.partial-')) yield path;
     }
   }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }

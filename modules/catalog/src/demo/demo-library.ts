@@ -14,7 +14,7 @@ import {
   stemPreviewFile,
   type TrackService,
 } from '@kora/audio/contracts';
-import { BlobStore, type Document, ReadStore, sleep } from '@kora/kernel';
+import { BlobStore, type Document, ReadStore, scratchPrefix, sleep } from '@kora/kernel';
 import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,7 +85,7 @@ export class DemoLibrary {
 
   private async generate(): Promise<Partial<Record<TrackService, DemoEntry>>> {
     const started = Date.now();
-    const dir = await mkdtemp(join(tmpdir(), 'kora-demo-'));
+    const dir = await mkdtemp(join(tmpdir(), scratchPrefix('demo')));
     const base = `demo/${DEMO_VERSION}`;
     try {
       const songPath = join(dir, 'song.wav');

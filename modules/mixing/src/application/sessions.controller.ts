@@ -293,7 +293,11 @@ export class SessionsController {
   ): Promise<void> {
     const session = await this.session(user, id);
     const original = /^original-(.+)$/.exec(type);
-    const key = original ? session.tracks.find((track) => track.trackId === original[1])?.fileKey : session.files[type];
+    const key = original
+      ? session.tracks.find((track) => track.trackId === original[1])?.fileKey
+      : Object.hasOwn(session.files, type)
+        ? session.files[type]
+        : undefined;
     if (!key) throw new MixError('mixing.fileNotFound', 'File not found', 404);
     if ((type === 'mix' || type.startsWith('track-')) && !session.unlocked) {
       throw new MixError('mixing.locked', 'Unlock this mix to get the full result.', 403);

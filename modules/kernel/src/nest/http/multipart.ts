@@ -61,6 +61,11 @@ class SizeLimit extends Transform {
  * Reads a multipart request as a stream: form fields into a record, each file piped straight into `store` (never
  * held whole in memory). Resolves once every file is stored; if anything fails, the files stored so far are
  * reported through `stored` of the rejection so the caller can remove them.
+ *
+ * Every error path settles the one promise returned, and only once every `store` has settled (so the caller's
+ * cleanup never races a write still in progress): a file past its limit (413 `upload.fileSizeMax`), a store that
+ * fails (a full disk), a malformed body, a client that goes away. No stream error and no rejection is left without
+ * a handler: one bad request must never reach the process's `unhandledRejection`.
  */
 export function receiveMultipart<T>(
   request: IncomingMessage,
@@ -79,8 +84,9 @@ export function receiveMultipart<T>(
       reject(new UploadRejectedError('upload.fileRequired', 'Send the file as multipart/form-data.'));
       return;
     }
-    const fields: Record<string, string> = {};
-    const pending: Array<Promise<ReceivedFile<T>>> = [];
+    // No prototype: a field named `constructor` or `__proto__` is just a field.
+    const fields = Object.create(null) as Record<string, string>;
+    const pending: Array<Promise<ReceivedFile<T> | null>> = [];
     let failure: unknown = null;
     const fail = (error: unknown): void => {
       failure ??= error;
@@ -96,16 +102,29 @@ export function receiveMultipart<T>(
       }
       const limit = new SizeLimit(options.maxBytes(fields));
       const index = pending.length;
+      const filename = info.filename ?? 'upload';
+      // The size refusal is the answer even though the store reports it too; other stream errors reach the store.
+      limit.on('error', (error) => {
+        if (error instanceof UploadRejectedError) fail(error);
+      });
       stream.on('limit', () => fail(new UploadRejectedError('upload.fileSizeMax', 'The file is too large.', {}, 413)));
-      stream.pipe(limit);
       stream.on('error', (error) => limit.destroy(error));
+      stream.pipe(limit);
+      let stored: Promise<T>;
+      try {
+        stored = options.store(limit, index, filename, info.mimeType);
+      } catch (error) {
+        stored = Promise.reject(error);
+      }
       pending.push(
-        options.store(limit, index, info.filename ?? 'upload', info.mimeType).then(
-          (stored) => ({ filename: info.filename ?? 'upload', mimeType: info.mimeType, size: limit.size, stored }),
+        stored.then(
+          (value) => ({ filename, mimeType: info.mimeType, size: limit.size, stored: value }),
           (error: unknown) => {
             fail(error);
+            limit.destroy();
+            // Read the rest of the file and discard it, so the client gets the answer instead of a reset.
             stream.resume();
-            throw error;
+            return null;
           },
         ),
       );
@@ -113,9 +132,12 @@ export function receiveMultipart<T>(
     parser.on('error', (error) =>
       fail(new UploadRejectedError('upload.fileRequired', `The upload could not be read: ${(error as Error).message}`)),
     );
+    let closed = false;
     parser.on('close', () => {
-      void Promise.allSettled(pending).then((results) => {
-        const files = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+      if (closed) return;
+      closed = true;
+      void Promise.all(pending).then((results) => {
+        const files = results.filter((file): file is ReceivedFile<T> => file !== null);
         if (failure) {
           reject(Object.assign(failure as object, { stored: files.map((file) => file.stored) }));
           return;
@@ -123,10 +145,12 @@ export function receiveMultipart<T>(
         resolve({ fields, files });
       });
     });
-    request.on('aborted', () => {
+    const aborted = (): void => {
       fail(new UploadRejectedError('upload.aborted', 'The upload was interrupted.'));
       parser.destroy();
-    });
+    };
+    request.on('aborted', aborted);
+    request.on('error', aborted);
     request.pipe(parser);
   });
 }

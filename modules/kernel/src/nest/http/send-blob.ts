@@ -51,7 +51,7 @@ export async function sendBlob(
   const info = await blobs.stat(key);
   if (!info) throw new NotFoundError('File', 'FILE.NOT_FOUND');
   const contentType = options.contentType ?? info.contentType;
-  const extension = EXTENSIONS[contentType];
+  const extension = Object.hasOwn(EXTENSIONS, contentType) ? EXTENSIONS[contentType] : undefined;
   const filename = `${options.filename}${extension ? `.${extension}` : ''}`.replace(/["\\\r\n]/g, '');
   reply.headers({
     'accept-ranges': 'bytes',

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { EventStore, type Subscription } from '../../event-store';
 import type { RecordedEvent } from '../../events';
 import { sleep } from '../../notifier';
+import { scratchPrefix } from '../../scratch';
 import { type JobDoc, JOB_OPTIONS, type JobOptions, JobQueue } from './job-queue';
 
 /** How a kind of job runs. Handlers record their own steps (started, progress, result, failure) as events. */
@@ -137,7 +138,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       );
     }, this.options.leaseMs / 3);
     heartbeat.unref();
-    const workDir = await mkdtemp(join(tmpdir(), 'kora-job-'));
+    const workDir = await mkdtemp(join(tmpdir(), scratchPrefix('job')));
     try {
       await handler.run(job, { signal: running.controller.signal, workDir, workerId: this.workerId });
     } catch (error) {
