@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { type AppOptions, AppModule } from './app.module';
 import type { Config } from './config/config';
 import { bodyParsers, mountRawHandler, requestPipeline, serveWebClient } from './http/http-pipeline';
+import { redirectToPublicUrl } from './http/public-url';
 import { BuiltInIdentityProvider } from './identity-provider/built-in-provider';
 import { createLogger, PinoNestLogger } from './observability/logger';
 import { Metrics } from './observability/metrics';
@@ -49,7 +50,9 @@ export async function createApp(config: Config, options: AppOptions & { logger?:
     bodyParser: false,
   });
   app.useWebSocketAdapter(new KoraIoAdapter(app, config.WEB_ORIGIN));
-  requestPipeline(fastify, logger, app.get(Metrics), config.WEB_ORIGIN);
+  // The pages talk to the issuer (discovery, tokens): the CSP's connect-src names its origin beside WEB_ORIGIN.
+  requestPipeline(fastify, logger, app.get(Metrics), [new URL(config.oidc.issuer).origin, ...config.WEB_ORIGIN]);
+  redirectToPublicUrl(fastify, config.publicUrl, config.WEB_ORIGIN);
   bodyParsers(fastify);
   const identity = app.get(IdentityProvider);
   if (identity instanceof BuiltInIdentityProvider) {

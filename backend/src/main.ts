@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { createApp } from './bootstrap';
 import { ConfigError, loadConfig } from './config/config';
+import { writeServerInfo } from './config/server-info';
+import { handleUncaughtErrors } from './observability/process-handlers';
 
 async function main(): Promise<void> {
   let config;
@@ -15,11 +17,19 @@ async function main(): Promise<void> {
   }
   const { app, logger } = await createApp(config);
   await app.listen(config.PORT, config.HOST);
-  const shown = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
-  logger.info({ url: `http://${shown}:${config.PORT}`, dataDir: config.DATA_DIR }, 'Kora is listening');
+  try {
+    // For the command lines (`npm run users -- token`): the issuer and audience this server's tokens carry.
+    writeServerInfo(config);
+  } catch (error) {
+    logger.warn({ err: error }, 'could not write DATA_DIR/server.json: the users command needs PUBLIC_URL or PORT');
+  }
+  logger.info(
+    { url: config.publicUrl, listen: `${config.HOST}:${config.PORT}`, dataDir: config.DATA_DIR },
+    'Kora is listening',
+  );
 
   let stopping = false;
-  const shutdown = (signal: NodeJS.Signals): void => {
+  const shutdown = (signal: NodeJS.Signals | 'uncaughtException', exitCode = 0): void => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, draining requests');
@@ -31,7 +41,7 @@ async function main(): Promise<void> {
     app.close().then(
       () => {
         logger.info('shutdown complete');
-        process.exit(0);
+        process.exit(exitCode);
       },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
@@ -39,8 +49,10 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  // Node passes the signal's number as a second argument: not an exit code.
+  process.once('SIGTERM', (signal) => shutdown(signal));
+  process.once('SIGINT', (signal) => shutdown(signal));
+  handleUncaughtErrors(logger, (code) => shutdown('uncaughtException', code));
 }
 
 main().catch((error: unknown) => {

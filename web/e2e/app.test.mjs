@@ -77,12 +77,12 @@ describe('Kora in Chromium', { concurrency: false }, () => {
     await server?.stop();
   });
 
-  test('signing up through the built-in provider lands back on the page first asked for', async () => {
+  test('signing up through the built-in provider (and its e-mailed link) lands back on the page first asked for', async () => {
     await page.goto(`${server.baseUrl}/accountSettings?section=general`);
     await page.waitForURL(/\/oidc\/interaction\//);
     // The provider's pages speak the interface language (ui_locales).
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
-    await signUpOnProvider(page, PERSON);
+    await signUpOnProvider(page, server, PERSON);
     await page.waitForURL(`${server.baseUrl}/accountSettings?section=general`);
     await page.getByRole('heading', { level: 1, name: 'Account settings' }).waitFor();
     await page.locator('form[data-ready]').waitFor();
@@ -285,5 +285,38 @@ describe('Kora in Chromium', { concurrency: false }, () => {
     await page.waitForURL(`${server.baseUrl}/`);
     await page.getByText('Bon retour parmi nous').waitFor();
     assert.deepEqual(pageErrors, []);
+  });
+});
+
+describe('Kora opened by 127.0.0.1 with no PUBLIC_URL (as after `npm start`)', { concurrency: false }, () => {
+  let plain;
+  let plainBrowser;
+  const person = { email: `ops.${Date.now()}@example.com`, password: 'Kora-ops-2026' };
+
+  before(async () => {
+    plain = await startServer({ publicUrl: false });
+    plainBrowser = await launchBrowser();
+    await plain.cli('users', ['create', person.email, person.password, '--language', 'en']);
+  });
+
+  after(async () => {
+    await plainBrowser?.close();
+    await plain?.stop();
+  });
+
+  test('is sent to the public address, signs in there and lands on the page first asked for', async () => {
+    const tab = await (await plainBrowser.newContext({ locale: 'en-US' })).newPage();
+    tab.setDefaultTimeout(15_000);
+    const errors = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    const canonical = `http://localhost:${plain.port}`;
+    const first = await tab.goto(`${plain.baseUrl}/dashboard`);
+    assert.equal(first.request().redirectedFrom()?.url(), `${plain.baseUrl}/dashboard`);
+    await tab.waitForURL(new RegExp(`^${canonical}/oidc/interaction/`));
+    await signInOnProvider(tab, person);
+    await tab.waitForURL(`${canonical}/dashboard`);
+    await tab.locator('.dashboard h1').waitFor();
+    assert.equal(await tab.getByText('Sign-in is unavailable').count(), 0);
+    assert.deepEqual(errors, []);
   });
 });

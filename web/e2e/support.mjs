@@ -33,8 +33,11 @@ function freePort() {
   });
 }
 
-/** Starts `backend/dist/main.js` (built beforehand) and resolves once it answers. */
-export async function startServer() {
+/**
+ * Starts `backend/dist/main.js` (built beforehand) and resolves once it answers. `baseUrl` is `http://127.0.0.1:<port>`,
+ * also its PUBLIC_URL unless `publicUrl: false` leaves PUBLIC_URL unset (as `npm start` does: http://localhost:<port>).
+ */
+export async function startServer({ publicUrl = true } = {}) {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'kora-web-e2e-'));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -45,7 +48,10 @@ export async function startServer() {
     DATA_DIR: dataDir,
     PUBLIC_URL: baseUrl,
     LOG_LEVEL: 'warn',
+    // The suite follows e-mailed links: the outbox is open to it, as on a development machine.
+    DEV_OUTBOX: 'on',
   };
+  if (!publicUrl) delete env.PUBLIC_URL;
   const child = spawn(process.execPath, ['backend/dist/main.js'], {
     cwd: ROOT,
     env,
@@ -71,6 +77,7 @@ export async function startServer() {
   }
   return {
     baseUrl,
+    port,
     env,
     dataDir,
     output: () => output,
@@ -95,14 +102,45 @@ export function launchBrowser() {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
-/** Creates an account on the built-in provider's pages (the browser is on its sign-in page). */
-export async function signUpOnProvider(page, { firstName, lastName, email, password }) {
+/**
+ * Creates an account on the built-in provider's pages as a person does (the browser is on its sign-in page): the
+ * form, the confirmation link from the mail (opened in another tab, as from a mail client), then back to the first
+ * tab to sign in. The server's outbox must be open (DEV_OUTBOX=on, as `startServer` sets it).
+ */
+export async function signUpOnProvider(page, server, { firstName, lastName, email, password }) {
   await page.locator('a[href$="/signup"]').click();
   await page.locator('#f-firstName').fill(firstName);
   await page.locator('#f-lastName').fill(lastName);
   await page.locator('#f-email').fill(email);
   await page.locator('#f-password').fill(password);
   await page.locator('form button[type="submit"]').click();
+  await page.locator('.notice').waitFor();
+  const link = await confirmationLink(server.baseUrl, email.toLowerCase());
+  const mailTab = await page.context().newPage();
+  await mailTab.goto(link);
+  await mailTab.locator('a[href$="/login"]').waitFor();
+  await mailTab.close();
+  await page.locator('a[href*="/oidc/interaction/"]').click();
+  await signInOnProvider(page, { email, password });
+}
+
+/** The link of the newest account-confirmation mail to `to` (mails go out just after the answer: it waits). */
+async function confirmationLink(baseUrl, to) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const mails = await (await fetch(`${baseUrl}/dev/outbox`, { headers: { Accept: 'application/json' } })).json();
+    const mail = mails.find((entry) => entry.to === to && entry.template === 'email-verification');
+    if (mail) {
+      const raw = await (await fetch(`${baseUrl}/dev/outbox/${mail.id}`)).text();
+      const text = raw
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+      const link = /https?:\/\/[^\s]+\/oidc\/verify\/[A-Za-z0-9_-]+\?lang=\w+/.exec(text);
+      if (link) return link[0];
+    }
+    if (Date.now() > deadline) throw new Error(`no confirmation mail to ${to}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Signs in on the built-in provider's sign-in page. */

@@ -35,6 +35,15 @@ const schema = z.object({
   FFMPEG_PATH: z.string().min(1).optional(),
   BLOB_STORE: z.enum(['local', 'gridfs']).default('local'),
   HEALTH_MIN_FREE_MB: z.coerce.number().int().min(0).default(500),
+  /**
+   * The operators' bearer token for `/metrics` and the detailed `/api/health` report; unset, metrics are refused and
+   * health answers only its status and the names of failing checks.
+   */
+  OPS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** How often leftovers of interrupted work (partial uploads, scratch folders) are swept; 0: only at start. */
+  SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
+  /** How long a leftover must have been untouched before it is swept (others may share DATA_DIR and the temp dir). */
+  SWEEP_MIN_AGE_SECONDS: z.coerce.number().int().min(0).max(604_800).default(3_600),
   PROJECTIONS: z.enum(['on', 'off']).default('on'),
   /** Processors (reactions such as notifications and cleanups); off on API replicas and in command lines. */
   PROCESSORS: z.enum(['on', 'off']).default('on'),
@@ -57,6 +66,11 @@ const schema = z.object({
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   SMTP_URL: url(['smtp', 'smtps']).optional(),
   MAIL_FROM: z.string().min(3).default('Kora <no-reply@kora.local>'),
+  /**
+   * `on`: /dev/outbox shows the outbox's mails (reset links included) to anyone who reaches the server; for a
+   * development machine or a test run only. Off, it answers only the operators' token (OPS_TOKEN).
+   */
+  DEV_OUTBOX: z.enum(['on', 'off']).default('off'),
   ENCRYPTION_KEY: z.string().min(32, 'must be 32 bytes, hex or base64').optional(),
   // 0 turns the schedule off (one replica may run it for the cluster); at most once a day.
   PURGE_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
@@ -75,8 +89,13 @@ export interface Config extends Omit<RawConfig, 'DATA_DIR'> {
   };
   /** The job queue adapter JOB_QUEUE resolves to. */
   readonly jobQueue: 'readstore' | 'eventstore';
-  /** Where users reach the product: PUBLIC_URL, else http://localhost:PORT. No trailing slash. */
+  /**
+   * Where users reach the product: PUBLIC_URL, else http://localhost:PORT. No trailing slash. The one address of the
+   * web app (pages asked for on another host are redirected to it), of the built-in issuer, its cookies and links.
+   */
   readonly publicUrl: string;
+  /** PUBLIC_URL is https: every cookie the server sets carries `Secure`. */
+  readonly secureCookies: boolean;
   readonly oidc: {
     /** The issuer whose tokens the API trusts: OIDC_ISSUER_URL, else the built-in provider at PUBLIC_URL/oidc. */
     readonly issuer: string;
@@ -102,7 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? 'config');
       const value = env[key];
-      const shown = key.includes('SECRET') || key.includes('URL') ? '' : ` (got ${JSON.stringify(value)})`;
+      const shown = /SECRET|URL|TOKEN|KEY/.test(key) ? '' : ` (got ${JSON.stringify(value)})`;
       return `${key}: ${issue.message}${value === undefined ? '' : shown}`;
     });
     throw new ConfigError(problems);
@@ -126,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     jobQueue: raw.JOB_QUEUE === 'auto' ? (raw.EVENTSTORE_URL ? 'eventstore' : 'readstore') : raw.JOB_QUEUE,
     publicUrl,
+    secureCookies: new URL(publicUrl).protocol === 'https:',
     oidc: {
       // Kept exactly as configured: some issuers (Auth0) end theirs with a slash, and `iss` must match it.
       issuer: raw.OIDC_ISSUER_URL ?? `${publicUrl}/oidc`,

@@ -1,4 +1,4 @@
-import { type Language, IdentityProvider, type ProviderProfile } from '@kora/identity';
+import { AfterResponse, type Language, IdentityProvider, type ProviderProfile } from '@kora/identity';
 import { type Mailer, type RateLimit, RateLimiter, type ReadStore } from '@kora/kernel';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { importJWK, SignJWT } from 'jose';
@@ -7,12 +7,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
-import { EmailTakenError, EMAIL, IdpStore, normaliseEmail, PASSWORD_MAX, PASSWORD_MIN } from './idp-store';
+import { EMAIL, IdpStore, normaliseEmail, PASSWORD_MAX, PASSWORD_MIN } from './idp-store';
 import { IDP_STRINGS, type IdpLanguage, fill, pickLanguage } from './locales';
-import { emailVerificationMail, passwordResetMail } from './mails';
+import { DEVICE_COOKIE, DeviceCookies, LoginThrottle, waitInWords } from './login-throttle';
+import { emailVerificationMail, passwordResetMail, signUpAttemptMail } from './mails';
 import { ReadStoreOidcAdapter, sweepExpired } from './oidc-adapter';
 import { loadOrCreateKeys, type OidcKeys, publicJwks } from './oidc-keys';
 import { alert, escapeHtml, field, form, links, page } from './pages';
+import { pinPublicOrigin } from './public-origin';
 
 let oidc: typeof import('oidc-provider');
 
@@ -21,10 +23,8 @@ const RESET_TTL_SECONDS = 60 * 60;
 const VERIFY_TTL_SECONDS = 24 * 60 * 60;
 const DAY = 24 * 60 * 60;
 
-/** Sign-in throttling: failures per account, attempts per address, both per 15 minutes. */
+/** Sign-up and reset requests per client address and per account (sign-in has its own: `LOGIN_THROTTLE`). */
 export const LIMITS = {
-  loginPerAccount: { limit: 5, windowSeconds: 15 * 60 },
-  loginPerAddress: { limit: 30, windowSeconds: 15 * 60 },
   signupPerAddress: { limit: 10, windowSeconds: 60 * 60 },
   resetPerAddress: { limit: 10, windowSeconds: 60 * 60 },
   resetPerAccount: { limit: 3, windowSeconds: 60 * 60 },
@@ -45,6 +45,10 @@ export class BuiltInIdentityProvider extends IdentityProvider {
   private sweeper: NodeJS.Timeout | null = null;
   readonly users: IdpStore;
   private readonly limits: RateLimiter;
+  private readonly throttle: LoginThrottle;
+  private deviceCookies: DeviceCookies | null = null;
+  /** Mails and tokens whose existence depends on the address: done after the answer, so it never tells. */
+  private readonly afterAnswer = new AfterResponse();
 
   constructor(
     private readonly config: Config,
@@ -57,6 +61,7 @@ export class BuiltInIdentityProvider extends IdentityProvider {
     this.issuer = config.oidc.issuer;
     this.users = new IdpStore(store, now);
     this.limits = new RateLimiter(store, now);
+    this.throttle = new LoginThrottle(store, now);
   }
 
   async init(): Promise<void> {
@@ -68,6 +73,8 @@ export class BuiltInIdentityProvider extends IdentityProvider {
     oidc = await import('oidc-provider');
     this.provider = new oidc.Provider(this.issuer, this.configuration());
     this.provider.proxy = this.config.TRUST_PROXY > 0;
+    // Discovery's endpoints and the cookies' Secure flag follow PUBLIC_URL, never the request's Host or scheme.
+    pinPublicOrigin(this.provider, this.config.publicUrl);
     this.provider.on('server_error', (_ctx, error) => this.logger.error({ err: error }, 'oidc server error'));
     this.sweeper = setInterval(() => void sweepExpired(this.store).catch(() => undefined), 15 * 60 * 1000);
     this.sweeper.unref();
@@ -75,6 +82,16 @@ export class BuiltInIdentityProvider extends IdentityProvider {
 
   close(): void {
     if (this.sweeper) clearInterval(this.sweeper);
+  }
+
+  /** Resolves once the work started after answers (mails, tokens) is done (shutdown, tests). */
+  idle(): Promise<void> {
+    return this.afterAnswer.idle();
+  }
+
+  private get devices(): DeviceCookies {
+    this.deviceCookies ??= new DeviceCookies(this.keys.cookieKeys[0]!);
+    return this.deviceCookies;
   }
 
   /**
@@ -412,6 +429,7 @@ export class BuiltInIdentityProvider extends IdentityProvider {
       res.cookie(LANG_COOKIE, req.query.lang, {
         path: '/oidc',
         sameSite: 'lax',
+        secure: this.config.secureCookies,
         maxAge: 365 * DAY * 1000,
         httpOnly: true,
       });
@@ -519,34 +537,43 @@ export class BuiltInIdentityProvider extends IdentityProvider {
     return wait;
   }
 
+  /** The text of a 429, with `Retry-After` set on the response. */
+  private tooMany(res: Response, language: IdpLanguage, seconds: number): string {
+    res.setHeader('Retry-After', String(seconds));
+    return fill(IDP_STRINGS[language].errors.tooMany, { wait: waitInWords(seconds, language) });
+  }
+
+  /**
+   * Sign-in, throttled by progressive delays (`LOGIN_THROTTLE`) rather than lockouts: a too-early attempt gets 429
+   * with Retry-After and the password is not even looked at; the right password gets in once the delay is over.
+   */
   private async login(req: Request, res: Response): Promise<void> {
     const details = await this.provider.interactionDetails(req, res);
     const language = this.requestLanguage(req, details.params.ui_locales);
     const t = IDP_STRINGS[language];
     const email = typeof req.body.email === 'string' ? normaliseEmail(req.body.email) : '';
     const password = typeof req.body.password === 'string' ? req.body.password : '';
-    const ip = req.ip ?? 'unknown';
-    const perAddress = await this.throttled([[`login:ip:${ip}`, LIMITS.loginPerAddress]]);
-    const perAccount = email ? await this.limits.peek(`login:account:${email}`, LIMITS.loginPerAccount) : 0;
-    const wait = Math.max(perAddress, perAccount);
-    if (wait > 0) {
-      this.loginPage(
-        req,
-        res,
-        details.uid,
-        details.params.ui_locales,
-        { email, error: fill(t.errors.tooMany, { minutes: Math.ceil(wait / 60) }) },
-        429,
-      );
+    const device = this.devices.nonceFor(cookie(req, DEVICE_COOKIE), email);
+    const answer = await this.throttle.begin(email, req.ip ?? 'unknown', device);
+    if (!answer.attempt) {
+      const error = this.tooMany(res, language, answer.wait);
+      this.loginPage(req, res, details.uid, details.params.ui_locales, { email, error }, 429);
       return;
     }
     const user = email && password ? await this.users.verifyPassword(email, password) : null;
     if (!user) {
-      if (email) await this.limits.hit(`login:account:${email}`, LIMITS.loginPerAccount);
       this.loginPage(req, res, details.uid, details.params.ui_locales, { email, error: t.signIn.invalid }, 401);
       return;
     }
-    await this.limits.clear(`login:account:${email}`);
+    await answer.attempt.succeeded();
+    // This browser is now trusted for this account: strangers' failures no longer slow it down.
+    res.cookie(DEVICE_COOKIE, device ? cookie(req, DEVICE_COOKIE) : this.devices.issue(email), {
+      path: '/oidc',
+      sameSite: 'lax',
+      secure: this.config.secureCookies,
+      maxAge: 365 * DAY * 1000,
+      httpOnly: true,
+    });
     await this.provider.interactionFinished(
       req,
       res,
@@ -600,6 +627,11 @@ export class BuiltInIdentityProvider extends IdentityProvider {
     );
   }
 
+  /**
+   * Creates an account, or rather asks the address to confirm it: the answer (a "check your e-mail" page) and its
+   * timing are the same whether or not the address already has an account, so it tells nothing. A new address gets
+   * the link that creates the account; the owner of a known one gets a warning with a reset link instead.
+   */
   private async signup(req: Request, res: Response): Promise<void> {
     const details = await this.provider.interactionDetails(req, res);
     const language = this.requestLanguage(req, details.params.ui_locales);
@@ -618,37 +650,40 @@ export class BuiltInIdentityProvider extends IdentityProvider {
       fieldErrors.password = t.errors.passwordLength;
     if (Object.keys(fieldErrors).length > 0) return this.signupPage(req, res, { values, errors: fieldErrors }, 400);
     const wait = await this.throttled([[`signup:ip:${req.ip ?? 'unknown'}`, LIMITS.signupPerAddress]]);
-    if (wait > 0)
-      return this.signupPage(
-        req,
-        res,
-        { values, error: fill(t.errors.tooMany, { minutes: Math.ceil(wait / 60) }) },
-        429,
-      );
-    let user;
-    try {
-      user = await this.users.create({
-        email: values.email,
-        password,
-        givenName: values.firstName,
-        familyName: values.lastName,
-        locale: language,
+    if (wait > 0) return this.signupPage(req, res, { values, error: this.tooMany(res, language, wait) }, 429);
+    // Both paths hash the password and look the address up before answering; the rest happens after.
+    const passwordHash = await this.users.hashPassword(password);
+    const existing = await this.users.findByEmail(values.email);
+    if (existing) {
+      this.afterAnswer.run('sign-up attempt warning', async () => {
+        if ((await this.limits.hit(`reset:account:${existing._id}`, LIMITS.resetPerAccount)) > 0) return;
+        const token = await this.users.issueToken(existing._id, 'password-reset', RESET_TTL_SECONDS);
+        const link = `${this.issuer}/reset/${token}?lang=${existing.locale}`;
+        await this.mailer.send(signUpAttemptMail(existing.email, existing.locale, existing.givenName, link));
       });
-    } catch (error) {
-      if (error instanceof EmailTakenError) return this.signupPage(req, res, { values, error: t.signUp.taken }, 409);
-      throw error;
+    } else {
+      this.afterAnswer.run('sign-up confirmation', async () => {
+        const token = await this.users.issueSignUpToken(
+          {
+            email: values.email,
+            passwordHash,
+            givenName: values.firstName,
+            familyName: values.lastName,
+            locale: language,
+          },
+          VERIFY_TTL_SECONDS,
+        );
+        const link = `${this.issuer}/verify/${token}?lang=${language}`;
+        await this.mailer.send(emailVerificationMail(values.email, language, values.firstName, link));
+      });
     }
-    const token = await this.users.issueToken(user._id, 'email-verification', VERIFY_TTL_SECONDS);
-    await this.mailer
-      .send(
-        emailVerificationMail(user.email, language, user.givenName, `${this.issuer}/verify/${token}?lang=${language}`),
-      )
-      .catch((error: unknown) => this.logger.error({ err: error }, 'verification e-mail failed'));
-    await this.provider.interactionFinished(
-      req,
+    this.html(
       res,
-      { login: { accountId: user._id, remember: true } },
-      { mergeWithLastSubmission: false },
+      200,
+      language,
+      t.signUp.checkTitle,
+      alert(fill(t.signUp.sent, { email: values.email }), 'notice') +
+        links([{ href: `/oidc/interaction/${details.uid}`, text: t.signUp.signIn, prefix: t.signUp.haveAccount }]),
     );
   }
 
@@ -697,14 +732,9 @@ export class BuiltInIdentityProvider extends IdentityProvider {
     const email = normaliseEmail(String(req.body.email ?? ''));
     if (!EMAIL.test(email)) return this.forgotPage(req, res, { email, error: t.errors.email }, 400);
     const wait = await this.throttled([[`reset:ip:${req.ip ?? 'unknown'}`, LIMITS.resetPerAddress]]);
-    if (wait > 0)
-      return this.forgotPage(
-        req,
-        res,
-        { email, error: fill(t.errors.tooMany, { minutes: Math.ceil(wait / 60) }) },
-        429,
-      );
-    await this.requestPasswordReset(email, language);
+    if (wait > 0) return this.forgotPage(req, res, { email, error: this.tooMany(res, language, wait) }, 429);
+    // After the answer, so that neither it nor its timing tells whether the address has an account.
+    this.afterAnswer.run('password reset request', () => this.requestPasswordReset(email, language));
     await this.forgotPage(req, res, { notice: fill(t.forgot.sent, { email }) });
   }
 
@@ -776,6 +806,13 @@ export class BuiltInIdentityProvider extends IdentityProvider {
     this.rememberLanguage(req, res);
     const language = this.requestLanguage(req);
     const t = IDP_STRINGS[language];
+    const signUp = await this.users.completeSignUp(String(req.params.token));
+    if (signUp) {
+      const signIn = links([{ href: `${this.config.publicUrl}/login`, text: t.verify.signIn }]);
+      if ('taken' in signUp) return this.html(res, 200, language, t.verify.taken, signIn);
+      return this.html(res, 200, language, t.verify.created, signIn);
+    }
+    // A link mailed before sign-ups waited for their confirmation: it confirms an existing user's address.
     const userId = await this.users.consumeToken(String(req.params.token), 'email-verification');
     if (userId) await this.users.markEmailVerified(userId);
     this.html(

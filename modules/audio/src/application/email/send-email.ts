@@ -96,11 +96,7 @@ export class SendEmailController {
       new GetTrack(user.userId, body.trackId as string),
     );
     if (!track) throw new TrackNotFoundError();
-    const files = track.unlocked
-      ? track.stems.length > 0
-        ? track.stems.map(stemFile)
-        : ['master']
-      : ['preview'];
+    const files = track.unlocked ? (track.stems.length > 0 ? track.stems.map(stemFile) : ['master']) : ['preview'];
     if (!files.every((file) => Object.hasOwn(track.files, file) && track.files[file])) throw new ResultNotReadyError();
     const now = this.clock.now();
     const expires = new Date(now.getTime() + LINK_DAYS * 24 * 60 * 60 * 1000);
