@@ -1,6 +1,6 @@
 import { ProjectionRunner } from '@kora/kernel';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BusWitness, notesProjection, NotesTestModule } from '../support/notes-feature';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitUntil } from '../contracts/event-store.contract';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ConfigError, loadConfig } from '../../src/config/config';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { tempDir } from '../support/temp';

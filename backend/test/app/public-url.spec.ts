@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { IdentityProvider } from '@kora/identity';
 import { loadConfig } from '../../src/config/config';
 import type { BuiltInIdentityProvider } from '../../src/identity-provider/built-in-provider';

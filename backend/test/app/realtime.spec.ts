@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { notesProjection, NotesTestModule } from '../support/notes-feature';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitUntil } from '../contracts/event-store.contract';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DAY, registeredUser, TestClock, type TestUser } from '../support/accounts';
 import { makeMedia } from '../support/media';
 import { decodeQuotedPrintable } from '../support/oidc-client';

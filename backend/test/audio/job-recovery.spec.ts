@@ -1,7 +1,7 @@
 import { JobQueue, JobRunner, type ReadStoreJobQueue } from '@kora/kernel/nest';
 import { EventStore, trackStream } from '@kora/kernel';
 import request from 'supertest';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { registeredUser } from '../support/accounts';
 import { makeMedia } from '../support/media';
 import { startTestApp, type TestApp } from '../support/test-app';

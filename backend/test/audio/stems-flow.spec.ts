@@ -5,7 +5,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { waitUntil } from '../contracts/event-store.contract';
 import { registeredUser, type TestUser } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';

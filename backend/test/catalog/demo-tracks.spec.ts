@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { registeredUser, type TestUser } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';
 

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { tempDir, unique } from '../support/temp';
 
 export interface BlobStoreFixture {
@@ -24,7 +24,7 @@ export function blobStoreContract(
   open: () => Promise<BlobStoreFixture>,
   options: { skip?: boolean } = {},
 ): void {
-  describe.skipIf(options.skip ?? false)(`BlobStore contract: ${name}`, () => {
+  ((options.skip ?? false) ? describe.skip : describe)(`BlobStore contract: ${name}`, () => {
     let fixture: BlobStoreFixture;
     let store: BlobStore;
     const scratch = tempDir();

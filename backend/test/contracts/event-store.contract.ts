@@ -1,5 +1,5 @@
 import { type EventStore, type RecordedEvent, WrongExpectedRevisionError } from '@kora/kernel';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { testEvent, unique } from '../support/temp';
 
 export interface EventStoreFixture {
@@ -16,7 +16,7 @@ export function eventStoreContract(
   open: () => Promise<EventStoreFixture>,
   options: { skip?: boolean } = {},
 ): void {
-  describe.skipIf(options.skip ?? false)(`EventStore contract: ${name}`, () => {
+  ((options.skip ?? false) ? describe.skip : describe)(`EventStore contract: ${name}`, () => {
     let fixture: EventStoreFixture;
     let store: EventStore;
     beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { uuidv7 } from '@kora/kernel';
 import type { JobDoc, JobQueue, NewJob } from '@kora/kernel/nest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 export interface JobQueueFixture {
   /** A queue as one worker process sees it (each call: another worker). */
@@ -27,7 +27,7 @@ export function jobQueueContract(
   open: () => Promise<JobQueueFixture>,
   options: { skip?: boolean } = {},
 ): void {
-  describe.skipIf(options.skip ?? false)(`JobQueue contract: ${name}`, () => {
+  ((options.skip ?? false) ? describe.skip : describe)(`JobQueue contract: ${name}`, () => {
     let fixture: JobQueueFixture;
     beforeAll(async () => {
       fixture = await open();

@@ -1,5 +1,5 @@
 import type { Document, ReadStore } from '@kora/kernel';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { unique } from '../support/temp';
 
 export interface ReadStoreFixture {
@@ -76,7 +76,7 @@ export function readStoreContract(
   open: () => Promise<ReadStoreFixture>,
   options: { skip?: boolean } = {},
 ): void {
-  describe.skipIf(options.skip ?? false)(`ReadStore contract: ${name}`, () => {
+  ((options.skip ?? false) ? describe.skip : describe)(`ReadStore contract: ${name}`, () => {
     let fixture: ReadStoreFixture;
     let store: ReadStore;
     let collectionName: string;

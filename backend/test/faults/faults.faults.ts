@@ -26,7 +26,7 @@ import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { io } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../../src/config/config';
 import { closeStores, openStores } from '../../src/infra/infra.module';
 import { makeMedia } from '../support/media';

@@ -1,7 +1,7 @@
 import { AccountPurger } from '@kora/identity';
 import { accountStream, EventStore, isSealed, PersonalDataVault, ProjectionRunner, type Sealed } from '@kora/kernel';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { IdentityProvider } from '@kora/identity';
 import type { BuiltInIdentityProvider } from '../../src/identity-provider/built-in-provider';
 import { DAY, registeredUser, TestClock, type TestUser } from '../support/accounts';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jwtPayload, OidcTestClient, outbox, waitForMail } from '../support/oidc-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -42,7 +42,7 @@ describe('the built-in OpenID provider, driven over HTTP', () => {
     // A JWT access token for the API audience, an ID token, and a refresh token (offline_access).
     const access = jwtPayload(tokens.access_token);
     expect(access).toMatchObject({ iss: `${test.url}/oidc`, aud: `${test.url}/api`, client_id: 'kora-web' });
-    expect(tokens.refresh_token).toBeTypeOf('string');
+    expect(typeof tokens.refresh_token).toBe('string');
     expect(jwtPayload(tokens.id_token)).toMatchObject({
       email: 'awa@example.sn',
       email_verified: true,

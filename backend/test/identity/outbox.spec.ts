@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { OutboxMailer } from '../../src/infra/mail/mailers';
 import { registeredUser } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';

@@ -1,7 +1,7 @@
 import { AfterResponse, IdentityProvider } from '@kora/identity';
 import { accountStream, EventStore } from '@kora/kernel';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BuiltInIdentityProvider } from '../../src/identity-provider/built-in-provider';
 import { registeredUser, TestClock, type TestUser } from '../support/accounts';
 import { decodeQuotedPrintable, OidcTestClient } from '../support/oidc-client';

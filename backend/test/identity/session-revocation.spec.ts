@@ -1,6 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { registeredUser } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { tempDir } from '../support/temp';

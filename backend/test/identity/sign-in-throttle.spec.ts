@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { registeredUser, TestClock } from '../support/accounts';
 import { OidcTestClient } from '../support/oidc-client';
 import { startTestApp, type TestApp } from '../support/test-app';

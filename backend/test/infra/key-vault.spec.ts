@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { ACCOUNT_KEYS, KeyVault } from '../../src/infra/vault/key-vault';
 import { type EmbeddedStores, embeddedStores } from '../support/stores';
 
@@ -30,7 +30,7 @@ describe('KeyVault (crypto-shredding)', () => {
   it('keeps keys wrapped by the master key, and survives a restart', async () => {
     const sealed = await vault.seal('u1', 'awa@example.sn');
     const doc = await stores.reads.collection<{ _id: string; wrapped: string }>(ACCOUNT_KEYS).findById('u1');
-    expect(doc?.wrapped).toBeTypeOf('string');
+    expect(typeof doc?.wrapped).toBe('string');
     expect(await new KeyVault(stores.reads, master).open('u1', sealed)).toBe('awa@example.sn');
     await expect(new KeyVault(stores.reads, randomBytes(32)).open('u1', sealed)).rejects.toThrow(/master key/);
   });

@@ -2,7 +2,7 @@ import { EventStore, scratchPrefix } from '@kora/kernel';
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../../src/config/config';
 import { OrphanSweeper } from '../../src/infra/orphan-sweeper';
 import { tempDir } from '../support/temp';

@@ -1,7 +1,7 @@
 import { EventStore, ReadStore } from '@kora/kernel';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { registeredUser, type TestUser } from '../support/accounts';
 import { makeMedia } from '../support/media';
 import { startTestApp, type TestApp } from '../support/test-app';

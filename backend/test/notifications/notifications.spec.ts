@@ -3,7 +3,7 @@ import { EventStore, ProjectionRunner } from '@kora/kernel';
 import { SendNotification } from '@kora/notifications';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { waitUntil } from '../contracts/event-store.contract';
 import { registeredUser, type TestUser } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';

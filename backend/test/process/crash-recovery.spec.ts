@@ -1,7 +1,7 @@
 import { ProjectionRunner } from '@kora/kernel';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { libraryProjection } from '../support/sample-projection';
 import { type EmbeddedStores, embeddedStores } from '../support/stores';
 
@@ -64,7 +64,7 @@ describe('a writer killed with SIGKILL', () => {
     for (const event of all) {
       expect(event.revision).toBe((revisions.get(event.streamName) ?? -1) + 1);
       revisions.set(event.streamName, event.revision);
-      expect(event.data).toBeTypeOf('object');
+      expect(typeof event.data).toBe('object');
     }
     for (const ack of acks) {
       expect(revisions.get(ack.stream) ?? -1).toBeGreaterThanOrEqual(ack.revision);

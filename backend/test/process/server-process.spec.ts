@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { io } from 'socket.io-client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { freePort, run, USERS, waitFor } from '../support/server-process';
 import { tempDir } from '../support/temp';
 

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { copyEvents } from '../../src/cli/copy-events';
 import { libraryHistory } from '../support/sample-projection';
 import { type EmbeddedStores, embeddedStores } from '../support/stores';

@@ -1,5 +1,5 @@
 import { type Document, type EventStore, ProjectionRunner, type RecordedEvent } from '@kora/kernel';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { type LibraryItem, libraryHistory, libraryProjection } from '../support/sample-projection';
 import { type EmbeddedStores, embeddedStores } from '../support/stores';
 import { testEvent } from '../support/temp';

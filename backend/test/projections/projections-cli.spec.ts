@@ -2,7 +2,7 @@ import { ProjectionRunner } from '@kora/kernel';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { runProjectionsCli } from '../../src/cli/projections-cli';
 import { libraryHistory, libraryProjection } from '../support/sample-projection';
 import { type EmbeddedStores, embeddedStores } from '../support/stores';

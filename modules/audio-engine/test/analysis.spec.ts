@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { analyzePcm } from '../src/analysis/analyze';
 import { thirdOctaveSpectrum } from '../src/analysis/spectrum';

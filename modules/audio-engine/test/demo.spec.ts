@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { measureLoudness } from '../src/analysis/loudness';
 import { synthesizeDemoSong, synthesizeDemoVoice } from '../src/demo/synth';
 import { detectHum } from '../src/enhance/hum';

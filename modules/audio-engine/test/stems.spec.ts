@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -277,102 +277,108 @@ describe('stems job', () => {
  * right im). A fixed frequency mask must come back as the matching low-pass, a channel swap as swapped channels.
  * onnxruntime-node is an optional dependency: where it is not installed these tests are skipped (and say so).
  */
-describe.skipIf(!ORT)(`neural path (MDX ONNX via onnxruntime-node${ORT ? '' : ': NOT INSTALLED, skipped'})`, () => {
-  // n_fft 768 is not a power of two (UVR's models use 6144 and 7680): the Bluestein path is exercised too.
-  const cfg = { n_fft: 768, dim_f: 384, dim_t: 32, hop_length: 192, compensate: 1, primary_stem: 'Vocals' };
-  const shape = [1, 4, cfg.dim_f, cfg.dim_t];
-  const tone = (f: number, seconds: number, amp: number) =>
-    Float32Array.from({ length: Math.round(seconds * 44100) }, (_, i) => amp * Math.sin((2 * Math.PI * f * i) / 44100));
-  const add = (a: Float32Array, b: Float32Array) => a.map((v, i) => v + b[i]!);
-  const low = { sampleRate: 44100, channels: [tone(1000, 3, 0.3), tone(1500, 3, 0.2)] };
-  const high = { sampleRate: 44100, channels: [tone(15000, 3, 0.2), tone(17000, 3, 0.25)] };
-  const mixture = {
-    sampleRate: 44100,
-    channels: [add(low.channels[0]!, high.channels[0]!), add(low.channels[1]!, high.channels[1]!)],
-  };
-  /** SDR ignoring the first and last 50 ms (edges of the zero-padded signal). */
-  const inner = (x: Pcm) => ({
-    sampleRate: x.sampleRate,
-    channels: x.channels.map((c) => c.subarray(2205, c.length - 2205)),
-  });
-
-  async function model(name: string, nodes: Parameters<typeof onnxModel>[0], inits: Parameters<typeof onnxModel>[1]) {
-    const path = file(`${name}.onnx`);
-    await writeFile(path, onnxModel(nodes, inits, shape, shape));
-    await writeFile(file(`${name}.json`), JSON.stringify(cfg));
-    return path;
-  }
-
-  it('reads UVR-style parameters (dim_t as a power of two, primary stem)', () => {
-    const c = parseMdxConfig({
-      mdx_n_fft_scale_set: 6144,
-      mdx_dim_f_set: 3072,
-      mdx_dim_t_set: 8,
-      compensate: 1.035,
-      primary_stem: 'Instrumental',
+(!ORT ? describe.skip : describe)(
+  `neural path (MDX ONNX via onnxruntime-node${ORT ? '' : ': NOT INSTALLED, skipped'})`,
+  () => {
+    // n_fft 768 is not a power of two (UVR's models use 6144 and 7680): the Bluestein path is exercised too.
+    const cfg = { n_fft: 768, dim_f: 384, dim_t: 32, hop_length: 192, compensate: 1, primary_stem: 'Vocals' };
+    const shape = [1, 4, cfg.dim_f, cfg.dim_t];
+    const tone = (f: number, seconds: number, amp: number) =>
+      Float32Array.from(
+        { length: Math.round(seconds * 44100) },
+        (_, i) => amp * Math.sin((2 * Math.PI * f * i) / 44100),
+      );
+    const add = (a: Float32Array, b: Float32Array) => a.map((v, i) => v + b[i]!);
+    const low = { sampleRate: 44100, channels: [tone(1000, 3, 0.3), tone(1500, 3, 0.2)] };
+    const high = { sampleRate: 44100, channels: [tone(15000, 3, 0.2), tone(17000, 3, 0.25)] };
+    const mixture = {
+      sampleRate: 44100,
+      channels: [add(low.channels[0]!, high.channels[0]!), add(low.channels[1]!, high.channels[1]!)],
+    };
+    /** SDR ignoring the first and last 50 ms (edges of the zero-padded signal). */
+    const inner = (x: Pcm) => ({
+      sampleRate: x.sampleRate,
+      channels: x.channels.map((c) => c.subarray(2205, c.length - 2205)),
     });
-    expect(c).toMatchObject({
-      nFft: 6144,
-      dimF: 3072,
-      dimT: 256,
-      hop: 1024,
-      compensate: 1.035,
-      primary: 'instrumental',
-    });
-    expect(() => parseMdxConfig({ n_fft: 1001, dim_f: 10, dim_t: 8 })).toThrow(/STFT/);
-  });
 
-  it('a fixed frequency mask comes back as that filter (the STFT layout and chunking are right)', async () => {
-    const mask = Array.from({ length: cfg.dim_f }, (_, k) => (k < cfg.dim_f / 2 ? 1 : 0));
-    const path = await model(
-      'mask',
-      [{ op: 'Mul', inputs: ['input', 'mask'], outputs: ['output'] }],
-      [{ name: 'mask', dims: [1, 1, cfg.dim_f, 1], data: mask }],
-    );
-    const out = await runMdx(path, parseMdxConfig(cfg), mixture, async () => undefined);
-    expect(out.channels[0]!.length).toBe(mixture.channels[0]!.length);
-    expect(sdr(inner(out), inner(low))).toBeGreaterThan(30);
-  });
-
-  it('a channel swap comes back swapped (left is channels 0-1, right 2-3)', async () => {
-    const path = await model(
-      'swap',
-      [{ op: 'Gather', inputs: ['input', 'order'], outputs: ['output'], ints: { axis: 1 } }],
-      [{ name: 'order', dims: [4], data: [2, 3, 0, 1], int64: true }],
-    );
-    const out = await runMdx(path, parseMdxConfig(cfg), low, async () => undefined);
-    const swapped = { sampleRate: 44100, channels: [low.channels[1]!, low.channels[0]!] };
-    expect(sdr(inner(out), inner(swapped))).toBeGreaterThan(30);
-  });
-
-  it('STEMS_MODEL drives the stems job: the model gives the vocals, the rest is the input minus them', async () => {
-    const path = await model(
-      'identity-half',
-      [{ op: 'Mul', inputs: ['input', 'half'], outputs: ['output'] }],
-      [{ name: 'half', dims: [1], data: [0.5] }],
-    );
-    await writePcm(file('tones.wav'), mixture, 'float32');
-    process.env.STEMS_MODEL = path;
-    try {
-      const result = (await runJobInline({
-        kind: 'stems',
-        input: file('tones.wav'),
-        outDir: file('neural'),
-        options: { mode: 'vocals' },
-      })) as StemsResult;
-      expect(result.report.separator.kind).toBe('neural');
-      expect(result.stems.map((s) => [s.name, s.source])).toEqual([
-        ['vocals', 'neural'],
-        ['other', 'neural'],
-      ]);
-      const vocals = (await decodeAudio(result.outputs.stems.vocals!)).pcm;
-      const other = (await decodeAudio(result.outputs.stems.other!)).pcm;
-      const half = { sampleRate: 44100, channels: mixture.channels.map((c) => c.map((v) => v / 2)) };
-      expect(sdr(inner(vocals), inner(half))).toBeGreaterThan(30);
-      expect(sdr(inner(other), inner(half))).toBeGreaterThan(30);
-      expect(consistencyDb(mixture, [vocals, other])).toBeGreaterThan(80);
-    } finally {
-      delete process.env.STEMS_MODEL;
+    async function model(name: string, nodes: Parameters<typeof onnxModel>[0], inits: Parameters<typeof onnxModel>[1]) {
+      const path = file(`${name}.onnx`);
+      await writeFile(path, onnxModel(nodes, inits, shape, shape));
+      await writeFile(file(`${name}.json`), JSON.stringify(cfg));
+      return path;
     }
-  }, 30_000);
-});
+
+    it('reads UVR-style parameters (dim_t as a power of two, primary stem)', () => {
+      const c = parseMdxConfig({
+        mdx_n_fft_scale_set: 6144,
+        mdx_dim_f_set: 3072,
+        mdx_dim_t_set: 8,
+        compensate: 1.035,
+        primary_stem: 'Instrumental',
+      });
+      expect(c).toMatchObject({
+        nFft: 6144,
+        dimF: 3072,
+        dimT: 256,
+        hop: 1024,
+        compensate: 1.035,
+        primary: 'instrumental',
+      });
+      expect(() => parseMdxConfig({ n_fft: 1001, dim_f: 10, dim_t: 8 })).toThrow(/STFT/);
+    });
+
+    it('a fixed frequency mask comes back as that filter (the STFT layout and chunking are right)', async () => {
+      const mask = Array.from({ length: cfg.dim_f }, (_, k) => (k < cfg.dim_f / 2 ? 1 : 0));
+      const path = await model(
+        'mask',
+        [{ op: 'Mul', inputs: ['input', 'mask'], outputs: ['output'] }],
+        [{ name: 'mask', dims: [1, 1, cfg.dim_f, 1], data: mask }],
+      );
+      const out = await runMdx(path, parseMdxConfig(cfg), mixture, async () => undefined);
+      expect(out.channels[0]!.length).toBe(mixture.channels[0]!.length);
+      expect(sdr(inner(out), inner(low))).toBeGreaterThan(30);
+    });
+
+    it('a channel swap comes back swapped (left is channels 0-1, right 2-3)', async () => {
+      const path = await model(
+        'swap',
+        [{ op: 'Gather', inputs: ['input', 'order'], outputs: ['output'], ints: { axis: 1 } }],
+        [{ name: 'order', dims: [4], data: [2, 3, 0, 1], int64: true }],
+      );
+      const out = await runMdx(path, parseMdxConfig(cfg), low, async () => undefined);
+      const swapped = { sampleRate: 44100, channels: [low.channels[1]!, low.channels[0]!] };
+      expect(sdr(inner(out), inner(swapped))).toBeGreaterThan(30);
+    });
+
+    it('STEMS_MODEL drives the stems job: the model gives the vocals, the rest is the input minus them', async () => {
+      const path = await model(
+        'identity-half',
+        [{ op: 'Mul', inputs: ['input', 'half'], outputs: ['output'] }],
+        [{ name: 'half', dims: [1], data: [0.5] }],
+      );
+      await writePcm(file('tones.wav'), mixture, 'float32');
+      process.env.STEMS_MODEL = path;
+      try {
+        const result = (await runJobInline({
+          kind: 'stems',
+          input: file('tones.wav'),
+          outDir: file('neural'),
+          options: { mode: 'vocals' },
+        })) as StemsResult;
+        expect(result.report.separator.kind).toBe('neural');
+        expect(result.stems.map((s) => [s.name, s.source])).toEqual([
+          ['vocals', 'neural'],
+          ['other', 'neural'],
+        ]);
+        const vocals = (await decodeAudio(result.outputs.stems.vocals!)).pcm;
+        const other = (await decodeAudio(result.outputs.stems.other!)).pcm;
+        const half = { sampleRate: 44100, channels: mixture.channels.map((c) => c.map((v) => v / 2)) };
+        expect(sdr(inner(vocals), inner(half))).toBeGreaterThan(30);
+        expect(sdr(inner(other), inner(half))).toBeGreaterThan(30);
+        expect(consistencyDb(mixture, [vocals, other])).toBeGreaterThan(80);
+      } finally {
+        delete process.env.STEMS_MODEL;
+      }
+    }, 30_000);
+  },
+);

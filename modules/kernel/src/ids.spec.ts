@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { uuidv7 } from './ids';
 
 describe('uuidv7', () => {

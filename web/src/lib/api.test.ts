@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, jest } from '@jest/globals';
 import { makeStore } from '../app/store';
 import { fakeServer, fakeTokenSource } from '../test/fakes';
 import { api } from './api';
@@ -63,7 +63,7 @@ describe('authenticated calls', () => {
     const server = fakeServer({ 'GET /api/probe': () => ({ status: 200, body: { ok: true } }) });
     const { run, session } = setup([]);
     session.getAccessToken.mockRejectedValue(new Error('Session expired'));
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     expect((await run()).data).toEqual({ ok: true });
     expect(server.calls[0]!.authorization).toBeNull();
     expect(warn).toHaveBeenCalled();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { formatDuration, formatMoney, formatRelativeTime } from './format';
 
 const normalise = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');

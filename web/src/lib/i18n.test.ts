@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { initialLanguage, resources } from './i18n';
 
 const SRC = join(__dirname, '..');
@@ -82,7 +82,7 @@ describe('translations', () => {
           .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], resources[language].common);
         return typeof value !== 'string' || value.trim() === '';
       });
-      expect(empty, language).toEqual([]);
+      expect({ [language]: empty }).toEqual({ [language]: [] });
     }
   });
 

@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
-import { vi } from 'vitest';
+import { jest } from '@jest/globals';
 import { makeStore } from '../app/store';
 import type { TokenSource } from '../lib/api';
 import { SessionManager, type TokenSet, type UserManagerLike } from '../lib/session/session';
@@ -21,7 +21,7 @@ type Handler = (call: Call) => { status: number; body?: unknown } | Promise<{ st
 /** A fake HTTP server behind `fetch`: routes are "METHOD /path" (the query string is ignored). */
 export function fakeServer(routes: Record<string, Handler>) {
   const calls: Call[] = [];
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+  const fetchMock = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const request =
       input instanceof Request ? input : new Request(new URL(String(input), window.location.origin), init);
     const url = new URL(request.url);
@@ -42,7 +42,12 @@ export function fakeServer(routes: Record<string, Handler>) {
       headers: { 'Content-Type': 'application/json' },
     });
   });
-  vi.stubGlobal('fetch', fetchMock);
+  Object.defineProperty(globalThis, 'fetch', {
+    value: fetchMock,
+    configurable: true,
+    writable: true,
+    enumerable: true,
+  });
   return { calls, fetchMock };
 }
 
@@ -62,27 +67,27 @@ export function fakeUserManager(initial: TokenSet | null = tokens()) {
   const state = { user: initial };
   const manager = {
     state,
-    getUser: vi.fn(async () => state.user),
-    signinRedirect: vi.fn(async () => undefined),
-    signinCallback: vi.fn(async () => state.user ?? undefined),
-    signinSilent: vi.fn(async () => state.user),
-    signoutRedirect: vi.fn(async () => undefined),
-    removeUser: vi.fn(async () => {
+    getUser: jest.fn(async () => state.user),
+    signinRedirect: jest.fn(async () => undefined),
+    signinCallback: jest.fn(async () => state.user ?? undefined),
+    signinSilent: jest.fn(async () => state.user),
+    signoutRedirect: jest.fn(async () => undefined),
+    removeUser: jest.fn(async () => {
       state.user = null;
     }),
-    events: { addAccessTokenExpiring: vi.fn() },
+    events: { addAccessTokenExpiring: jest.fn() },
   } satisfies UserManagerLike & { state: { user: TokenSet | null } };
   return manager;
 }
 
 /** A token source for the store's API: fixed token, counting renewals and sign-in redirects. */
 export function fakeTokenSource(token: string | null = 'access-1'): TokenSource & {
-  getAccessToken: ReturnType<typeof vi.fn>;
-  redirectToLogin: ReturnType<typeof vi.fn>;
+  getAccessToken: ReturnType<typeof jest.fn>;
+  redirectToLogin: ReturnType<typeof jest.fn>;
 } {
   return {
-    getAccessToken: vi.fn(async () => token),
-    redirectToLogin: vi.fn(async () => undefined),
+    getAccessToken: jest.fn(async () => token),
+    redirectToLogin: jest.fn(async () => undefined),
   };
 }
 
@@ -108,7 +113,7 @@ export function renderRoutes(
     now: Date.now,
     language: () => 'en',
   });
-  const realtime = { on: vi.fn(() => () => undefined) };
+  const realtime = { on: jest.fn(() => () => undefined) };
   const store = makeStore({ session: manager, realtime });
   if (signedIn) {
     store.dispatch(

@@ -1,5 +1,5 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, jest } from '@jest/globals';
 import { setupI18n } from '../lib/i18n';
 
 setupI18n('en');
@@ -8,5 +8,5 @@ afterEach(() => {
   cleanup();
   localStorage.clear();
   sessionStorage.clear();
-  vi.restoreAllMocks();
+  jest.restoreAllMocks();
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import type { TrackEvent, TrackUploaded } from '../contracts/events';
 import { MAX_ATTEMPTS, type TrackCommand, trackDecider } from './track';
 

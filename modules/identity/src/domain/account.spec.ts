@@ -1,5 +1,5 @@
 import type { Sealed } from '@kora/kernel';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import type { AccountEvent } from '../contracts/events';
 import { type AccountCommand, accountDecider, type AccountState } from './account';
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { detectCurrency, normaliseProfileType, validatePreferences, validateProfile } from './validation';
 
 const valid = { firstName: 'Awa', lastName: 'Ndiaye', email: 'awa@example.sn' };

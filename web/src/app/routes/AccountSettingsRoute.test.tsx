@@ -1,6 +1,6 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, jest } from '@jest/globals';
 import { Toaster } from '../../components/Toaster';
 import { fakeServer, renderRoutes } from '../../test/fakes';
 import { AccountSettingsRoute } from './AccountSettingsRoute';
@@ -63,7 +63,7 @@ describe('account settings', () => {
   });
 
   it('shows the load errors of the billing sections while billing is absent (404)', async () => {
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     setup('/accountSettings?section=plans');
     await screen.findByText('Failed to load plans.');
     expect(await screen.findByText('Your credit usage could not be loaded.')).toBeTruthy();
@@ -127,7 +127,7 @@ describe('account settings', () => {
     await user.type(input, 'E');
     expect((confirm as HTMLButtonElement).disabled).toBe(false);
     await user.click(confirm);
-    await vi.waitFor(() => expect(userManager.signoutRedirect).toHaveBeenCalled());
+    await waitFor(() => expect(userManager.signoutRedirect).toHaveBeenCalled());
     expect(server.calls.find((call) => call.path === '/api/user/account/deactivate')?.body).toEqual({
       confirmationText: 'DELETE',
     });

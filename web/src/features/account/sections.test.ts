@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { initialSections, SECTION_MAX_AGE_MS, sectionsReducer } from './sections';
 
 const T0 = 1_000_000;

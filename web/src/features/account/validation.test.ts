@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import type { ProfileUpdate } from './api/account';
 import { isDeleteConfirmed, validateProfile } from './validation';
 

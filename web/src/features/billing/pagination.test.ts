@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { pageCount, pageOf, pageWindow, showEdgeButtons } from './pagination';
 
 describe('pagination', () => {

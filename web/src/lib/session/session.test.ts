@@ -1,4 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
+import { waitFor } from '@testing-library/react';
+import { describe, expect, it, jest } from '@jest/globals';
 import { fakeUserManager, tokens } from '../../test/fakes';
 import {
   AccountDeletedError,
@@ -22,8 +23,8 @@ function setup({
   fetchImpl?: typeof fetch;
 } = {}) {
   const userManager = fakeUserManager(user);
-  const replace = vi.fn();
-  const fetchMock = vi.fn(
+  const replace = jest.fn();
+  const fetchMock = jest.fn(
     fetchImpl ??
       (async () => new Response(JSON.stringify({ ok: true, registered: true, reactivated: false }), { status: 200 })),
   );
@@ -72,7 +73,7 @@ describe('the access token', () => {
     let release!: (user: TokenSet) => void;
     userManager.signinSilent.mockImplementationOnce(() => new Promise((resolve) => (release = resolve)));
     const calls = [manager.getAccessToken(), manager.getAccessToken(), manager.getAccessToken()];
-    await vi.waitFor(() => expect(userManager.signinSilent).toHaveBeenCalled());
+    await waitFor(() => expect(userManager.signinSilent).toHaveBeenCalled());
     release(tokens({ access_token: 'access-2' }));
     expect(await Promise.all(calls)).toEqual(['access-2', 'access-2', 'access-2']);
     expect(userManager.signinSilent).toHaveBeenCalledTimes(1);
@@ -161,7 +162,7 @@ describe('signing in', () => {
 
   it('goes on when sign-up fails otherwise, and says so', async () => {
     const { manager } = setup({ fetchImpl: async () => new Response('{}', { status: 500 }) });
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(await manager.completeLogin()).toMatchObject({ kind: 'signed-in', signupFailed: true });
   });
 
@@ -202,7 +203,7 @@ describe('logging out', () => {
       },
     });
     userManager.signoutRedirect.mockRejectedValueOnce(new Error('metadata unavailable'));
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     localStorage.setItem('selectedService', 'AI_MASTERING');
     await manager.logout();
     expect(localStorage.getItem('selectedService')).toBeNull();

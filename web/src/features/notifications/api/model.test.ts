@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { addNotification, type AppNotification, markReadIn, type NotificationList, textOf } from './model';
 
 const item = (id: string, status: 'SENT' | 'READ', createdAt: string): AppNotification => ({

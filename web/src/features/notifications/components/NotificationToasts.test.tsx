@@ -1,5 +1,5 @@
 import { act, fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { fakeServer, renderRoutes } from '../../../test/fakes';
 import type { AppNotification } from '../api/model';
 import { NotificationToasts } from './NotificationToasts';
@@ -21,11 +21,11 @@ const notification = (id: string, minute: number, status: 'SENT' | 'READ' = 'SEN
  * timers run is due 1 ms later.
  */
 const flush = async () => {
-  for (let i = 0; i < 20; i += 1) await act(() => vi.advanceTimersByTimeAsync(1));
+  for (let i = 0; i < 20; i += 1) await act(() => jest.advanceTimersByTimeAsync(1));
 };
 /** Moves the clock in 100 ms steps, so React commits (and sets its timers) as it would in a browser. */
 const advance = async (ms: number) => {
-  for (let left = ms; left > 0; left -= 100) await act(() => vi.advanceTimersByTimeAsync(Math.min(100, left)));
+  for (let left = ms; left > 0; left -= 100) await act(() => jest.advanceTimersByTimeAsync(Math.min(100, left)));
 };
 
 describe('notification toasts', () => {
@@ -33,18 +33,18 @@ describe('notification toasts', () => {
   let server: ReturnType<typeof fakeServer>;
 
   beforeEach(() => {
-    vi.useFakeTimers();
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] });
     list = [notification('n3', 3), notification('n2', 2), notification('n1', 1), notification('old', 0, 'READ')];
     server = fakeServer({
       'GET /api/notifications': () => ({ status: 200, body: { notifications: list, unreadCount: 3 } }),
       'GET /api/user/profile': () => ({ status: 404, body: {} }),
       'PATCH /api/notifications/n3/read': () => ({ status: 200, body: { success: true } }),
     });
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
   });
 
   afterEach(() => {
-    vi.useRealTimers();
+    jest.useRealTimers();
   });
 
   const toastTitles = () => screen.queryAllByText(/^Title /).map((element) => element.textContent);
