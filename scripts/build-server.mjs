@@ -6,23 +6,12 @@ import { transformFile } from '@swc/core';
 import { copyFile, mkdir, readdir, stat, writeFile, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverSwcOptions } from './swc-options.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const packages = [...(await readdir(join(root, 'modules'))).map((m) => join('modules', m)), 'projections', 'backend'];
 const isTest = (file) => /\.(spec|test)\.ts$/.test(file) || file.includes(`${'/'}__fixtures__${'/'}`);
 const assets = /\.(json|html|css|sql|svg|png|txt|ejs)$/;
-
-/** @type {import('@swc/core').Options} */
-const swcOptions = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-    target: 'es2022',
-    keepClassNames: true,
-  },
-  module: { type: 'commonjs', ignoreDynamic: true },
-  sourceMaps: true,
-};
 
 async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -56,7 +45,10 @@ for (const pkg of packages) {
     if (file.endsWith('.ts') && !file.endsWith('.d.ts')) {
       const out = join(dist, rel.replace(/\.ts$/, '.js'));
       if (!(await newer(file, out))) continue;
-      const { code, map } = await transformFile(file, { ...swcOptions, sourceFileName: relative(dirname(out), file) });
+      const { code, map } = await transformFile(file, {
+        ...serverSwcOptions,
+        sourceFileName: relative(dirname(out), file),
+      });
       await mkdir(dirname(out), { recursive: true });
       await writeFile(out, `${code}\n//# sourceMappingURL=${out.split('/').pop()}.map\n`);
       if (map) await writeFile(`${out}.map`, map);

@@ -1,0 +1,41 @@
+import { serverSwcOptions } from './scripts/swc-options.mjs';
+
+// One runner for the whole repository, two projects. Server code (backend, modules, projections) is compiled by SWC
+// with the build's own options, so Nest's decorator metadata survives; `development` resolves workspace packages to
+// their TypeScript sources. Run through `npm run test:unit` (Node's VM modules let the built-in identity provider
+// load oidc-provider, which is ESM-only, with a real `import()`).
+
+/**
+ * Packages that ship ESM only and that server code `require`s once compiled: Node 20 loads them with require(esm),
+ * Jest (before Node 24.9) cannot, so they are compiled to CommonJS like our own code.
+ */
+const ESM_ONLY = ['jose', 'content-disposition'];
+
+/** @type {import('jest').Config} */
+export default {
+  // Jest reads the timeout from the root, for both projects: the server's processes, DSP and databases need it.
+  testTimeout: 30_000,
+  projects: [
+    {
+      displayName: 'server',
+      testEnvironment: 'node',
+      testEnvironmentOptions: { customExportConditions: ['development', 'node', 'node-addons'] },
+      testMatch: [
+        '<rootDir>/backend/test/**/*.spec.ts',
+        '<rootDir>/modules/*/src/**/*.spec.ts',
+        '<rootDir>/modules/*/test/**/*.spec.ts',
+        '<rootDir>/projections/src/**/*.spec.ts',
+      ],
+      modulePathIgnorePatterns: ['<rootDir>/[^/]+/dist/', '<rootDir>/modules/[^/]+/dist/'],
+      transform: {
+        '^.+\\.ts$': ['@swc/jest', { ...serverSwcOptions, swcrc: false, sourceMaps: 'inline' }],
+        [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: ['@swc/jest', { swcrc: false, jsc: { target: 'es2022' } }],
+      },
+      // Every other package stays as published, nested copies included (`@fastify/static/node_modules/...`).
+      transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)(@[^/]+/)?[^/]+/(?!(.*/)?node_modules/)`],
+      globalSetup: '<rootDir>/backend/test/global-setup.ts',
+      setupFiles: ['<rootDir>/backend/test/support/jest-realm.ts'],
+    },
+    '<rootDir>/web/jest.config.mjs',
+  ],
+};
