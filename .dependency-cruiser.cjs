@@ -90,6 +90,13 @@ module.exports = {
       to: { path: '^(backend|modules|projections)/' },
     },
     {
+      name: 'testing-kit-only-in-tests',
+      comment: 'The testing kit (@kora/kernel/testing) serves specs: production code never imports it.',
+      severity: 'error',
+      from: { pathNot: ['\\.(spec|test)\\.tsx?$', '(^|/)test/', '^modules/kernel/src/testing/'] },
+      to: { path: '^modules/kernel/src/testing/' },
+    },
+    {
       name: 'no-unresolvable',
       severity: 'error',
       from: {},

@@ -37,6 +37,11 @@ describe('architecture boundaries', () => {
     'projections/src/p.ts':
       "import { secret } from '../../modules/billing/src/internal/secret';\nexport const p = secret;\n",
     'web/src/w.ts': "import { main } from '../../backend/src/main';\nexport const w = main;\n",
+    'modules/kernel/src/testing/index.ts': 'export const given = 1;\n',
+    'modules/catalog/src/uses-kit.ts':
+      "import { given } from '../../kernel/src/testing/index';\nexport const g = given;\n",
+    'modules/catalog/src/kit.spec.ts':
+      "import { given } from '../../kernel/src/testing/index';\nexport const g = given;\n",
     'modules/cycle/src/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
     'modules/cycle/src/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
   };
@@ -99,6 +104,13 @@ describe('architecture boundaries', () => {
       'backend/src/main.ts -> modules/billing/src/internal/secret.ts',
     ]);
     expect(violations('web-is-a-client')).toEqual(['web/src/w.ts -> backend/src/main.ts']);
+  });
+
+  it('keeps the testing kit out of production code, and lets specs use it', () => {
+    expect(violations('testing-kit-only-in-tests')).toEqual([
+      'modules/catalog/src/uses-kit.ts -> modules/kernel/src/testing/index.ts',
+    ]);
+    expect(report.filter((v) => v.from === 'modules/catalog/src/kit.spec.ts')).toEqual([]);
   });
 
   it('finds dependency cycles', () => {

@@ -1,7 +1,7 @@
 import type { EventStore } from './event-store';
 import type { RecordedEvent } from './events';
 import { Notifier, sleep } from './notifier';
-import type { AnyProjection, Projected } from './projection';
+import { type AnyProjection, evolveDocument, type Projected } from './projection';
 import type { Document, ReadStore, ReadStoreSession } from './read-store';
 
 export interface RunnerLogger {
@@ -317,11 +317,7 @@ async function applyEvents(
     for (const id of ids) {
       const current = cache.has(id) ? cache.get(id)! : load(await collection.findById(id), id);
       if ((loadedAt.get(id) ?? 0) >= event.position) continue;
-      const next = definition.evolve(current, event) as Document | null;
-      if (next && next._id !== id) {
-        throw new Error(`Projection ${definition.name} changed _id ${id} to ${next._id} on ${event.type}`);
-      }
-      cache.set(id, next ? { ...next, _position: event.position } : null);
+      cache.set(id, evolveDocument(definition, id, current, event));
       dirty.add(id);
     }
     applied += 1;

@@ -33,3 +33,21 @@ export function defineProjection<E extends DomainEvent, D extends Document>(
 /** A projection with its types erased, as the runner holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyProjection = ProjectionDefinition<any, any>;
+
+/**
+ * One event applied to one document, as the runner applies it (and the testing kit after it): the projection's
+ * `evolve`, which must keep `_id`, and the event's position stamped on the result, which later batches compare with
+ * to skip an event applied before.
+ */
+export function evolveDocument(
+  definition: AnyProjection,
+  id: string,
+  current: Projected<Document> | null,
+  event: RecordedEvent,
+): Projected<Document> | null {
+  const next = definition.evolve(current, event) as Document | null;
+  if (next && next._id !== id) {
+    throw new Error(`Projection ${definition.name} changed _id ${id} to ${next._id} on ${event.type}`);
+  }
+  return next ? { ...next, _position: event.position } : null;
+}
