@@ -1,6 +1,10 @@
-import { describe, expect, it } from '@jest/globals';
-import type { TrackEvent, TrackUploaded } from '../contracts/events';
+import { describe, it } from '@jest/globals';
+import { DeciderSpecification } from '@kora/kernel/testing';
+import type { PreviewReady, ProcessingRequested, TrackEvent, TrackUploaded } from '../contracts/events';
+import { NotProcessingError, ResultNotReadyError, StaleJobError, TrackNotFoundError } from './errors';
 import { MAX_ATTEMPTS, type TrackCommand, trackDecider } from './track';
+
+const given = DeciderSpecification.for(trackDecider);
 
 const upload = (overrides: Partial<TrackUploaded['data']> = {}): TrackUploaded['data'] => ({
   trackId: 't1',
@@ -19,23 +23,39 @@ const upload = (overrides: Partial<TrackUploaded['data']> = {}): TrackUploaded['
   ...overrides,
 });
 
-/** Given these events, deciding this command gives... */
-function given(...history: TrackCommand[]) {
-  let events: TrackEvent[] = [];
-  for (const command of history) {
-    const state = events.reduce(trackDecider.evolve, trackDecider.initialState());
-    events = [...events, ...trackDecider.decide(command, state)];
-  }
-  const state = events.reduce(trackDecider.evolve, trackDecider.initialState());
-  return { events, state, when: (command: TrackCommand) => trackDecider.decide(command, state) };
-}
+const uploaded = (data = upload()): TrackUploaded => ({ type: 'TrackUploaded', data });
+const requested = (service: TrackUploaded['data']['service'] = 'AI_MASTERING'): ProcessingRequested => ({
+  type: 'ProcessingRequested',
+  data: { jobId: 'j1', service, options: { preset: null, mode: null } },
+});
+const started = (attempt: number): TrackEvent => ({
+  type: 'ProcessingStarted',
+  data: { jobId: 'j1', workerId: 'w', attempt },
+});
+const previewReady = (service: TrackUploaded['data']['service'] = 'AI_MASTERING'): PreviewReady => ({
+  type: 'PreviewReady',
+  data: {
+    jobId: 'j1',
+    service,
+    files: { preview: 'tracks/t1/preview.mp3' },
+    processingSeconds: 2,
+    durationSec: 12,
+    before: null,
+    after: null,
+  },
+});
+/** A mastering track whose job is under way. */
+const processing: TrackEvent[] = [uploaded(), requested()];
+/** A mastering track whose locked preview is ready. */
+const previewed: TrackEvent[] = [...processing, previewReady()];
 
-const uploaded = (data = upload()): TrackCommand => ({
+const uploadTrack = (data = upload()): TrackCommand => ({
   type: 'UploadTrack',
   upload: data,
   jobId: 'j1',
   options: { preset: null, mode: null },
 });
+const start: TrackCommand = { type: 'StartProcessing', jobId: 'j1', workerId: 'w' };
 const complete: TrackCommand = {
   type: 'CompleteProcessing',
   jobId: 'j1',
@@ -46,90 +66,319 @@ const complete: TrackCommand = {
   before: null,
   after: null,
 };
+const provision: TrackCommand = {
+  type: 'ProvisionDemo',
+  upload: upload({ isDemo: true, originalKey: 'demo/v1/mastering/original' }),
+  options: { preset: null, mode: null },
+  files: { preview: 'demo/v1/mastering/preview', master: 'demo/v1/mastering/master' },
+  stems: null,
+};
 
-describe('the track decider', () => {
-  it('records the upload and asks for processing, once', () => {
-    const { events, state, when } = given(uploaded());
-    expect(events.map((e) => e.type)).toEqual(['TrackUploaded', 'ProcessingRequested']);
-    expect(state.status).toBe('PROCESSING');
-    expect(when(uploaded())).toEqual([]);
+describe('uploading a track', () => {
+  it('records the upload and asks for processing', () => {
+    given([]).when(uploadTrack()).then([uploaded(), requested()]);
   });
 
-  it('follows the job to a locked preview, then the master once unlocked', () => {
-    const started = given(uploaded(), { type: 'StartProcessing', jobId: 'j1', workerId: 'w' });
-    expect(started.events.at(-1)).toMatchObject({ type: 'ProcessingStarted', data: { attempt: 1 } });
-    const progressed = given(uploaded(), { type: 'RecordProgress', jobId: 'j1', status: 'ANALYZING', progress: 0.2 });
-    expect(progressed.state.status).toBe('ANALYZING');
-    expect(progressed.when({ type: 'RecordProgress', jobId: 'j1', status: 'ANALYZING', progress: 0.3 })).toEqual([]);
-    const ready = given(uploaded(), complete);
-    expect(ready.state.status).toBe('PREVIEW_READY');
-    expect(given(uploaded(), complete, { type: 'UnlockTrack', via: 'payment' }).state.status).toBe('MASTER_READY');
+  it('shows the track as processing once the job is asked for', () => {
+    given(processing).thenState({ status: 'PROCESSING', jobId: 'j1', attempt: 0 });
   });
 
-  it('ends stems at STEMS_READY and enhancement at PREVIEW_READY; demo tracks come unlocked', () => {
-    const stems = given(uploaded(upload({ service: 'STEM_SEPARATION' })), {
-      ...complete,
-      stems: ['vocals', 'accompaniment'],
-    });
-    expect(stems.events.at(-1)?.type).toBe('StemsReady');
-    expect(stems.state.status).toBe('STEMS_READY');
-    expect(given(uploaded(upload({ service: 'AUDIO_ENHANCEMENT' })), complete).state.status).toBe('PREVIEW_READY');
-    const demo = given(uploaded(upload({ isDemo: true, service: 'AUDIO_ENHANCEMENT' })), complete);
-    expect(demo.state.status).toBe('COMPLETED');
+  it('ignores a retried upload with the same id', () => {
+    given(processing).when(uploadTrack()).thenNothingHappened();
   });
 
-  it('refuses steps from a job the track no longer runs', () => {
-    const cancelled = given(uploaded(), { type: 'CancelProcessing' });
-    expect(cancelled.state.status).toBe('FAILED');
-    expect(() => cancelled.when(complete)).toThrow(expect.objectContaining({ code: 'TRACKS.STALE_JOB' }));
-    expect(() => given(uploaded()).when({ ...complete, jobId: 'other' })).toThrow(
-      expect.objectContaining({ code: 'TRACKS.STALE_JOB' }),
-    );
-    expect(() => given(uploaded(), complete).when({ type: 'CancelProcessing' })).toThrow(
-      expect.objectContaining({ code: 'TRACKS.NOT_PROCESSING' }),
-    );
-  });
-
-  it(`gives up after ${MAX_ATTEMPTS} attempts whose worker disappeared`, () => {
-    const start: TrackCommand = { type: 'StartProcessing', jobId: 'j1', workerId: 'w' };
-    const { when, state } = given(uploaded(), start, start, start);
-    expect(state.attempt).toBe(3);
-    expect(when(start)).toEqual([
-      expect.objectContaining({
-        type: 'ProcessingFailed',
-        data: expect.objectContaining({ code: 'PROCESSING.WORKER_LOST' }),
-      }),
-    ]);
-  });
-
-  it('deletes a track, cancelling its job, and lists every file to remove', () => {
-    const { events, when } = given(uploaded(), { type: 'DeleteTrack' });
-    expect(events.slice(-2)).toEqual([
-      { type: 'ProcessingCancelled', data: { jobId: 'j1' } },
-      { type: 'TrackDeleted', data: { keys: ['tracks/t1/original'] } },
-    ]);
-    expect(when({ type: 'DeleteTrack' })).toEqual([]);
-    expect(() => when({ type: 'UnlockTrack', via: 'credit' })).toThrow(
-      expect.objectContaining({ code: 'TRACKS.NOT_FOUND' }),
-    );
+  it('unlocks an uploaded demo track at once', () => {
+    const demo = upload({ isDemo: true });
+    given([])
+      .when(uploadTrack(demo))
+      .then([uploaded(demo), requested(), { type: 'TrackUnlocked', data: { via: 'demo' } }]);
   });
 });
 
-describe('demo tracks', () => {
-  it('arrive processed and unlocked, once', () => {
-    const provision: TrackCommand = {
-      type: 'ProvisionDemo',
-      upload: upload({ isDemo: true, originalKey: 'demo/v1/mastering/original' }),
-      options: { preset: null, mode: null },
-      files: { preview: 'demo/v1/mastering/preview', master: 'demo/v1/mastering/master' },
-      stems: null,
-    };
-    const { events, state, when } = given(provision);
-    expect(events.map((e) => e.type)).toEqual(['TrackUploaded', 'PreviewReady', 'TrackUnlocked']);
-    expect(state).toMatchObject({ status: 'MASTER_READY', unlocked: true, isDemo: true, resultReady: true });
-    expect(when(provision)).toEqual([]);
-    expect(() => when({ type: 'CancelProcessing' })).toThrow(
-      expect.objectContaining({ code: 'TRACKS.NOT_PROCESSING' }),
-    );
+describe('provisioning a demo track', () => {
+  const demoUpload = upload({ isDemo: true, originalKey: 'demo/v1/mastering/original' });
+  const demoFiles = { preview: 'demo/v1/mastering/preview', master: 'demo/v1/mastering/master' };
+  const provisioned: TrackEvent[] = [
+    { type: 'TrackUploaded', data: demoUpload },
+    {
+      type: 'PreviewReady',
+      data: {
+        jobId: 'demo-t1',
+        service: 'AI_MASTERING',
+        files: demoFiles,
+        processingSeconds: 0,
+        durationSec: 12,
+        before: null,
+        after: null,
+      },
+    },
+    { type: 'TrackUnlocked', data: { via: 'demo' } },
+  ];
+
+  it('records it processed and unlocked', () => {
+    given([]).when(provision).then(provisioned);
+  });
+
+  it('gives stems for a stems demo', () => {
+    const stemsUpload = upload({ isDemo: true, service: 'STEM_SEPARATION' });
+    given([])
+      .when({ ...provision, upload: stemsUpload, files: demoFiles, stems: ['vocals', 'accompaniment'] })
+      .then([
+        { type: 'TrackUploaded', data: stemsUpload },
+        {
+          type: 'StemsReady',
+          data: {
+            jobId: 'demo-t1',
+            service: 'STEM_SEPARATION',
+            files: demoFiles,
+            stems: ['vocals', 'accompaniment'],
+            processingSeconds: 0,
+            durationSec: 12,
+          },
+        },
+        { type: 'TrackUnlocked', data: { via: 'demo' } },
+      ]);
+  });
+
+  it('leaves the demo with its master ready, unlocked', () => {
+    given(provisioned).thenState({ status: 'MASTER_READY', unlocked: true, isDemo: true, resultReady: true });
+  });
+
+  it('provisions once: processors deliver at least once', () => {
+    given(provisioned).when(provision).thenNothingHappened();
+  });
+
+  it('has no job to cancel', () => {
+    given(provisioned).when({ type: 'CancelProcessing' }).thenThrows(NotProcessingError);
+  });
+});
+
+describe('starting a job', () => {
+  it('counts the first attempt', () => {
+    given(processing)
+      .when(start)
+      .then([started(1)]);
+  });
+
+  it('counts each attempt a lost worker left behind', () => {
+    given([...processing, started(1), started(2), started(3)]).thenState({ attempt: MAX_ATTEMPTS });
+  });
+
+  it(`gives up after ${MAX_ATTEMPTS} attempts whose worker disappeared`, () => {
+    given([...processing, started(1), started(2), started(3)])
+      .when(start)
+      .then([
+        {
+          type: 'ProcessingFailed',
+          data: {
+            jobId: 'j1',
+            code: 'PROCESSING.WORKER_LOST',
+            message: 'Processing stopped three times; please try again.',
+          },
+        },
+      ]);
+  });
+
+  it('refuses a job the track does not run', () => {
+    given(processing)
+      .when({ ...start, jobId: 'other' })
+      .thenThrows(StaleJobError);
+  });
+
+  it('refuses a job on a track that does not exist', () => {
+    given([]).when(start).thenThrows(TrackNotFoundError);
+  });
+});
+
+describe('recording progress', () => {
+  it('records a new step', () => {
+    given(processing)
+      .when({ type: 'RecordProgress', jobId: 'j1', status: 'ANALYZING', progress: 0.2 })
+      .then([{ type: 'ProcessingProgressed', data: { jobId: 'j1', status: 'ANALYZING', progress: 0.2 } }]);
+  });
+
+  it('shows the step as the status', () => {
+    given([
+      ...processing,
+      { type: 'ProcessingProgressed', data: { jobId: 'j1', status: 'ANALYZING', progress: 0.2 } },
+    ]).thenState({ status: 'ANALYZING' });
+  });
+
+  it('ignores progress within the same step', () => {
+    given([...processing, { type: 'ProcessingProgressed', data: { jobId: 'j1', status: 'ANALYZING', progress: 0.2 } }])
+      .when({ type: 'RecordProgress', jobId: 'j1', status: 'ANALYZING', progress: 0.3 })
+      .thenNothingHappened();
+  });
+
+  it('refuses progress from a stale job', () => {
+    given(previewed)
+      .when({ type: 'RecordProgress', jobId: 'j1', status: 'FINALIZING', progress: 0.9 })
+      .thenThrows('TRACKS.STALE_JOB');
+  });
+});
+
+describe('completing a job', () => {
+  it('gives a mastering track its locked preview', () => {
+    given(processing).when(complete).then([previewReady()]);
+    given(previewed).thenState({ status: 'PREVIEW_READY', resultReady: true });
+  });
+
+  it('ends stem separation at STEMS_READY', () => {
+    const stems = upload({ service: 'STEM_SEPARATION' });
+    given([uploaded(stems), requested('STEM_SEPARATION')])
+      .when({ ...complete, stems: ['vocals', 'accompaniment'] })
+      .then([
+        {
+          type: 'StemsReady',
+          data: {
+            jobId: 'j1',
+            service: 'STEM_SEPARATION',
+            files: { preview: 'tracks/t1/preview.mp3' },
+            stems: ['vocals', 'accompaniment'],
+            processingSeconds: 2,
+            durationSec: 12,
+          },
+        },
+      ]);
+    given([
+      uploaded(stems),
+      requested('STEM_SEPARATION'),
+      { type: 'StemsReady', data: { ...previewReady('STEM_SEPARATION').data, stems: ['vocals'] } },
+    ]).thenState({ status: 'STEMS_READY' });
+  });
+
+  it('ends enhancement at PREVIEW_READY', () => {
+    const enhancement = upload({ service: 'AUDIO_ENHANCEMENT' });
+    given([uploaded(enhancement), requested('AUDIO_ENHANCEMENT'), previewReady('AUDIO_ENHANCEMENT')]).thenState({
+      status: 'PREVIEW_READY',
+    });
+  });
+
+  it('ends an unlocked demo enhancement at COMPLETED', () => {
+    const demo = upload({ isDemo: true, service: 'AUDIO_ENHANCEMENT' });
+    given([
+      uploaded(demo),
+      requested('AUDIO_ENHANCEMENT'),
+      { type: 'TrackUnlocked', data: { via: 'demo' } },
+      previewReady('AUDIO_ENHANCEMENT'),
+    ]).thenState({ status: 'COMPLETED' });
+  });
+
+  it('refuses a result from a job of another id', () => {
+    given(processing)
+      .when({ ...complete, jobId: 'other' })
+      .thenThrows('TRACKS.STALE_JOB');
+  });
+
+  it('refuses a result once the job was cancelled', () => {
+    given([...processing, { type: 'ProcessingCancelled', data: { jobId: 'j1' } }])
+      .when(complete)
+      .thenThrows('TRACKS.STALE_JOB');
+  });
+});
+
+describe('failing a job', () => {
+  it('records the failure with its code', () => {
+    given(processing)
+      .when({ type: 'FailProcessing', jobId: 'j1', code: 'ENGINE.TOO_SHORT', message: 'Too short' })
+      .then([{ type: 'ProcessingFailed', data: { jobId: 'j1', code: 'ENGINE.TOO_SHORT', message: 'Too short' } }]);
+  });
+
+  it('refuses a failure from a job already finished', () => {
+    given(previewed)
+      .when({ type: 'FailProcessing', jobId: 'j1', code: 'X', message: 'late' })
+      .thenThrows(StaleJobError);
+  });
+});
+
+describe('cancelling processing', () => {
+  it('cancels the running job and shows the track failed', () => {
+    given(processing)
+      .when({ type: 'CancelProcessing' })
+      .then([{ type: 'ProcessingCancelled', data: { jobId: 'j1' } }]);
+    given([...processing, { type: 'ProcessingCancelled', data: { jobId: 'j1' } }]).thenState({ status: 'FAILED' });
+  });
+
+  it('refuses once the result is ready', () => {
+    given(previewed).when({ type: 'CancelProcessing' }).thenThrows('TRACKS.NOT_PROCESSING');
+  });
+
+  it('refuses on a track that does not exist', () => {
+    given([]).when({ type: 'CancelProcessing' }).thenThrows(TrackNotFoundError);
+  });
+});
+
+describe('unlocking a track', () => {
+  it('unlocks a locked preview, which becomes the master', () => {
+    given(previewed)
+      .when({ type: 'UnlockTrack', via: 'payment' })
+      .then([{ type: 'TrackUnlocked', data: { via: 'payment' } }]);
+    given([...previewed, { type: 'TrackUnlocked', data: { via: 'payment' } }]).thenState({
+      status: 'MASTER_READY',
+      unlocked: true,
+    });
+  });
+
+  it('unlocks once', () => {
+    given([...previewed, { type: 'TrackUnlocked', data: { via: 'payment' } }])
+      .when({ type: 'UnlockTrack', via: 'credit' })
+      .thenNothingHappened();
+  });
+
+  it('refuses a deleted track', () => {
+    given([...previewed, { type: 'TrackDeleted', data: { keys: [] } }])
+      .when({ type: 'UnlockTrack', via: 'credit' })
+      .thenThrows('TRACKS.NOT_FOUND');
+  });
+});
+
+describe('deleting a track', () => {
+  it('cancels its job and lists every file to remove', () => {
+    given(processing)
+      .when({ type: 'DeleteTrack' })
+      .then([
+        { type: 'ProcessingCancelled', data: { jobId: 'j1' } },
+        { type: 'TrackDeleted', data: { keys: ['tracks/t1/original'] } },
+      ]);
+  });
+
+  it('lists the result files of a finished track', () => {
+    given(previewed)
+      .when({ type: 'DeleteTrack' })
+      .then([{ type: 'TrackDeleted', data: { keys: ['tracks/t1/original', 'tracks/t1/preview.mp3'] } }]);
+  });
+
+  it('deletes once', () => {
+    given([
+      ...processing,
+      { type: 'ProcessingCancelled', data: { jobId: 'j1' } },
+      { type: 'TrackDeleted', data: { keys: [] } },
+    ])
+      .when({ type: 'DeleteTrack' })
+      .thenNothingHappened();
+  });
+
+  it('refuses a track that does not exist', () => {
+    given([]).when({ type: 'DeleteTrack' }).thenThrows(TrackNotFoundError);
+  });
+});
+
+describe('recording an e-mailed result', () => {
+  const email: TrackCommand = {
+    type: 'RecordEmail',
+    recipientFingerprint: 'fp',
+    expiresAt: '2026-03-08T10:00:00.000Z',
+  };
+
+  it('records who was sent the links and until when they work', () => {
+    given(previewed)
+      .when(email)
+      .then([
+        { type: 'TrackResultEmailed', data: { recipientFingerprint: 'fp', expiresAt: '2026-03-08T10:00:00.000Z' } },
+      ]);
+  });
+
+  it('refuses before the result is ready', () => {
+    given(processing).when(email).thenThrows(ResultNotReadyError);
   });
 });

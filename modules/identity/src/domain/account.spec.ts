@@ -1,11 +1,16 @@
-import type { Sealed } from '@kora/kernel';
 import { describe, expect, it } from '@jest/globals';
-import type { AccountEvent } from '../contracts/events';
-import { type AccountCommand, accountDecider, type AccountState } from './account';
+import type { Sealed } from '@kora/kernel';
+import { DeciderSpecification } from '@kora/kernel/testing';
+import type { AccountEvent, AccountRegistered, SessionsEnded } from '../contracts/events';
+import { type AccountCommand, accountDecider } from './account';
+import { AccountDeactivatedError, AccountDeletedError, AccountNotFoundError, PurgeNotDueError } from './errors';
+
+const given = DeciderSpecification.for(accountDecider);
 
 const s = (value: string) => `sealed:v1:${value}` as Sealed;
 const day = 24 * 60 * 60 * 1000;
 const t0 = new Date('2026-03-01T10:00:00.000Z');
+const after = (days: number, ms = 0) => new Date(t0.getTime() + days * day + ms);
 const preferences = {
   notificationSettings: { emailNotifications: true, marketingEmails: false, newFeatures: true },
   language: 'fr' as const,
@@ -24,103 +29,237 @@ const register = (now: Date, emailVerified = false): AccountCommand => ({
   now,
 });
 
-/** Given past events, when a command is decided, then these events (or this error). */
-function given(events: AccountEvent[]) {
-  const state = events.reduce(accountDecider.evolve, accountDecider.initialState());
-  return {
-    state,
-    when: (command: AccountCommand) => accountDecider.decide(command, state),
-  };
-}
-
+const registered: AccountRegistered = {
+  type: 'AccountRegistered',
+  data: {
+    userId: 'u1',
+    email: s('e'),
+    emailFingerprint: 'fp',
+    firstName: s('f'),
+    lastName: s('l'),
+    emailVerified: false,
+    issuer: 'https://kora.test/oidc',
+    preferences,
+  },
+};
+const deactivatedAt = (at: Date): AccountEvent => ({
+  type: 'AccountDeactivated',
+  data: {
+    deactivatedAt: at.toISOString(),
+    purgeAfter: new Date(at.getTime() + 30 * day).toISOString(),
+    via: 'settings',
+  },
+});
+/** Access tokens issued up to this instant stop working. */
 const until = '2026-03-01T10:00:00.500Z';
-const registered = accountDecider.decide(register(t0), accountDecider.initialState());
-const deactivated = (at: Date): AccountEvent[] => [
-  ...registered,
-  ...accountDecider.decide(
-    { type: 'DeactivateAccount', via: 'settings', now: at, tokensIssuedUntil: until },
-    registered.reduce(accountDecider.evolve, accountDecider.initialState() as AccountState),
-  ),
+const sessionsEnded = (reason: SessionsEnded['data']['reason'], tokensIssuedUntil = until): SessionsEnded => ({
+  type: 'SessionsEnded',
+  data: { reason, tokensIssuedUntil },
+});
+const active: AccountEvent[] = [registered];
+const deactivated: AccountEvent[] = [registered, deactivatedAt(t0), sessionsEnded('deactivation')];
+const purged: AccountEvent[] = [
+  ...deactivated,
+  { type: 'AccountPurged', data: { purgedAt: after(31).toISOString() } },
+  sessionsEnded('purge'),
 ];
 
-describe('the account decider', () => {
-  it('registers once: the sign-up call is idempotent', () => {
-    expect(registered.map((e) => e.type)).toEqual(['AccountRegistered']);
-    expect(given(registered).when(register(t0))).toEqual([]);
+describe('registering an account', () => {
+  it('records the account from the first sign-in', () => {
+    given([]).when(register(t0)).then([registered]);
   });
 
-  it('records a newly verified e-mail at a later sign-up', () => {
-    expect(given(registered).when(register(t0, true))).toEqual([{ type: 'EmailVerified', data: {} }]);
+  it('is idempotent: a later sign-in records nothing', () => {
+    given(active).when(register(t0)).thenNothingHappened();
   });
 
-  it('schedules deletion 30 days out, once, and ends the sessions each time', () => {
-    const events = deactivated(t0);
-    expect(events.slice(1)).toEqual([
-      {
-        type: 'AccountDeactivated',
-        data: {
-          deactivatedAt: t0.toISOString(),
-          purgeAfter: new Date(t0.getTime() + 30 * day).toISOString(),
-          via: 'settings',
+  it('records a newly verified e-mail at a later sign-in', () => {
+    given(active)
+      .when(register(t0, true))
+      .then([{ type: 'EmailVerified', data: {} }]);
+  });
+
+  it('records a verified e-mail once', () => {
+    given([...active, { type: 'EmailVerified', data: {} }])
+      .when(register(t0, true))
+      .thenNothingHappened();
+  });
+
+  it('reactivates when the user signs in within 30 days', () => {
+    const justBefore = after(30, -1);
+    given(deactivated)
+      .when(register(justBefore))
+      .then([{ type: 'AccountReactivated', data: { reactivatedAt: justBefore.toISOString() } }]);
+  });
+
+  it('refuses a sign-in once the 30 days are over: the account is gone', () => {
+    const error = given(deactivated)
+      .when(register(after(30)))
+      .thenThrows(AccountDeletedError);
+    expect(error.status).toBe(410);
+  });
+
+  it('registers anew after a purge', () => {
+    given(purged)
+      .when(register(after(40)))
+      .then([registered]);
+  });
+});
+
+describe('updating the profile', () => {
+  const update: AccountCommand = {
+    type: 'UpdateProfile',
+    firstName: s('f2'),
+    lastName: s('l2'),
+    contactNumber: s('p'),
+    profileTypes: ['PODCASTER'],
+    streetAddress: null,
+    city: s('c'),
+    postalCode: null,
+    country: 'SN',
+  };
+
+  it('records the sealed fields as given', () => {
+    const { type: _type, ...data } = update;
+    given(active)
+      .when(update)
+      .then([{ type: 'ProfileUpdated', data }]);
+  });
+
+  it('refuses an unknown account', () => {
+    given([]).when(update).thenThrows(AccountNotFoundError);
+  });
+
+  it('refuses a deactivated account', () => {
+    given(deactivated).when(update).thenThrows(AccountDeactivatedError);
+  });
+});
+
+describe('updating preferences', () => {
+  const english = { ...preferences, language: 'en' as const };
+
+  it('records the new preferences', () => {
+    given(active)
+      .when({ type: 'UpdatePreferences', preferences: english })
+      .then([{ type: 'PreferencesUpdated', data: english }]);
+  });
+
+  it('takes the language from the preferences', () => {
+    given([...active, { type: 'PreferencesUpdated', data: english }]).thenState({ language: 'en' });
+  });
+
+  it('refuses a purged account', () => {
+    given(purged).when({ type: 'UpdatePreferences', preferences: english }).thenThrows('ACCOUNT.NOT_FOUND');
+  });
+});
+
+describe('changing the language', () => {
+  it('records a different language', () => {
+    given(active)
+      .when({ type: 'ChangeLanguage', language: 'en' })
+      .then([{ type: 'LanguageChanged', data: { language: 'en' } }]);
+  });
+
+  it('records nothing when the language is the same', () => {
+    given(active).when({ type: 'ChangeLanguage', language: 'fr' }).thenNothingHappened();
+  });
+
+  it('refuses an unknown account', () => {
+    given([]).when({ type: 'ChangeLanguage', language: 'en' }).thenThrows('ACCOUNT.NOT_FOUND');
+  });
+
+  it('refuses a deactivated account', () => {
+    given(deactivated).when({ type: 'ChangeLanguage', language: 'en' }).thenThrows('ACCOUNT.DEACTIVATED');
+  });
+});
+
+describe('requesting a password reset', () => {
+  it('records the request', () => {
+    given(active)
+      .when({ type: 'RequestPasswordReset' })
+      .then([{ type: 'PasswordResetRequested', data: {} }]);
+  });
+
+  it('refuses a deactivated account', () => {
+    given(deactivated).when({ type: 'RequestPasswordReset' }).thenThrows(AccountDeactivatedError);
+  });
+});
+
+describe('ending the sessions at logout', () => {
+  const endSessions: AccountCommand = { type: 'EndSessions', tokensIssuedUntil: until };
+
+  it('ends the sessions of an active account', () => {
+    given(active)
+      .when(endSessions)
+      .then([sessionsEnded('logout')]);
+  });
+
+  it('ends the sessions even before the sign-up call has registered the account', () => {
+    given([])
+      .when(endSessions)
+      .then([sessionsEnded('logout')]);
+  });
+
+  it('ends the sessions of a deactivated account', () => {
+    given(deactivated)
+      .when(endSessions)
+      .then([sessionsEnded('logout')]);
+  });
+
+  it('leaves the account active', () => {
+    given([...active, sessionsEnded('logout')]).thenState({ status: 'active' });
+  });
+});
+
+describe('deactivating an account', () => {
+  it('schedules deletion 30 days out and ends the sessions', () => {
+    given(active)
+      .when({ type: 'DeactivateAccount', via: 'settings', now: t0, tokensIssuedUntil: until })
+      .then([
+        {
+          type: 'AccountDeactivated',
+          data: { deactivatedAt: t0.toISOString(), purgeAfter: after(30).toISOString(), via: 'settings' },
         },
-      },
-      { type: 'SessionsEnded', data: { reason: 'deactivation', tokensIssuedUntil: until } },
-    ]);
-    const later = new Date(t0.getTime() + day).toISOString();
-    expect(
-      given(events).when({
-        type: 'DeactivateAccount',
-        via: 'delete-account',
-        now: new Date(t0.getTime() + day),
-        tokensIssuedUntil: later,
-      }),
-    ).toEqual([{ type: 'SessionsEnded', data: { reason: 'deactivation', tokensIssuedUntil: later } }]);
+        sessionsEnded('deactivation'),
+      ]);
   });
 
-  it('ends the sessions at logout, whatever the state of the account', () => {
-    const command: AccountCommand = { type: 'EndSessions', tokensIssuedUntil: until };
-    const ended = [{ type: 'SessionsEnded', data: { reason: 'logout', tokensIssuedUntil: until } }];
-    expect(given([]).when(command)).toEqual(ended);
-    expect(given(registered).when(command)).toEqual(ended);
-    expect(given(deactivated(t0)).when(command)).toEqual(ended);
-    expect(given([...registered, ...ended] as AccountEvent[]).state.status).toBe('active');
+  it('keeps the first date when asked again, but still ends the sessions of whoever asks', () => {
+    const later = after(1).toISOString();
+    given(deactivated)
+      .when({ type: 'DeactivateAccount', via: 'delete-account', now: after(1), tokensIssuedUntil: later })
+      .then([sessionsEnded('deactivation', later)]);
   });
 
-  it('reactivates when the user signs in within 30 days, and not after', () => {
-    const events = deactivated(t0);
-    const justBefore = new Date(t0.getTime() + 30 * day - 1);
-    expect(given(events).when(register(justBefore))).toEqual([
-      { type: 'AccountReactivated', data: { reactivatedAt: justBefore.toISOString() } },
-    ]);
-    expect(() => given(events).when(register(new Date(t0.getTime() + 30 * day)))).toThrow(
-      expect.objectContaining({ code: 'ACCOUNT.DELETED', status: 410 }),
-    );
+  it('refuses an unknown account', () => {
+    given([])
+      .when({ type: 'DeactivateAccount', via: 'settings', now: t0, tokensIssuedUntil: until })
+      .thenThrows(AccountNotFoundError);
+  });
+});
+
+describe('purging an account', () => {
+  const purge = (days: number): AccountCommand => ({
+    type: 'PurgeAccount',
+    now: after(days),
+    tokensIssuedUntil: until,
   });
 
-  it('purges only once the window has closed', () => {
-    const events = deactivated(t0);
-    const purge = (days: number): AccountCommand => ({
-      type: 'PurgeAccount',
-      now: new Date(t0.getTime() + days * day),
-      tokensIssuedUntil: until,
-    });
-    expect(() => given(events).when(purge(29))).toThrow(expect.objectContaining({ code: 'ACCOUNT.PURGE_NOT_DUE' }));
-    const purged = given(events).when(purge(31));
-    expect(purged.map((e) => e.type)).toEqual(['AccountPurged', 'SessionsEnded']);
-    expect(given([...events, ...purged]).when(purge(32))).toEqual([]);
-    expect(() => given(registered).when(purge(99))).toThrow(expect.objectContaining({ code: 'ACCOUNT.PURGE_NOT_DUE' }));
+  it('refuses while the account can still be restored', () => {
+    given(deactivated).when(purge(29)).thenThrows(PurgeNotDueError);
   });
 
-  it('refuses changes to an unknown or deactivated account', () => {
-    const change: AccountCommand = { type: 'ChangeLanguage', language: 'en' };
-    expect(() => given([]).when(change)).toThrow(expect.objectContaining({ code: 'ACCOUNT.NOT_FOUND' }));
-    expect(() => given(deactivated(t0)).when(change)).toThrow(expect.objectContaining({ code: 'ACCOUNT.DEACTIVATED' }));
+  it('purges once the window has closed and ends the sessions', () => {
+    given(deactivated)
+      .when(purge(31))
+      .then([{ type: 'AccountPurged', data: { purgedAt: after(31).toISOString() } }, sessionsEnded('purge')]);
   });
 
-  it('changes the language only when it differs', () => {
-    expect(given(registered).when({ type: 'ChangeLanguage', language: 'fr' })).toEqual([]);
-    expect(given(registered).when({ type: 'ChangeLanguage', language: 'en' })).toEqual([
-      { type: 'LanguageChanged', data: { language: 'en' } },
-    ]);
+  it('purges once', () => {
+    given(purged).when(purge(32)).thenNothingHappened();
+  });
+
+  it('never purges an active account', () => {
+    given(active).when(purge(99)).thenThrows('ACCOUNT.PURGE_NOT_DUE');
   });
 });
