@@ -28,7 +28,10 @@ export default {
       ],
       modulePathIgnorePatterns: ['<rootDir>/[^/]+/dist/', '<rootDir>/modules/[^/]+/dist/'],
       transform: {
-        '^.+\\.ts$': ['@swc/jest', { ...serverSwcOptions, swcrc: false, sourceMaps: 'inline' }],
+        '^.+\\.ts$': [
+          '<rootDir>/scripts/jest-transform.cjs',
+          { ...serverSwcOptions, swcrc: false, sourceMaps: 'inline' },
+        ],
         [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: ['@swc/jest', { swcrc: false, jsc: { target: 'es2022' } }],
       },
       // Every other package stays as published, nested copies included (`@fastify/static/node_modules/...`).
