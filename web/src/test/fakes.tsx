@@ -67,12 +67,12 @@ export function fakeUserManager(initial: TokenSet | null = tokens()) {
   const state = { user: initial };
   const manager = {
     state,
-    getUser: jest.fn(async () => state.user),
-    signinRedirect: jest.fn(async () => undefined),
-    signinCallback: jest.fn(async () => state.user ?? undefined),
-    signinSilent: jest.fn(async () => state.user),
-    signoutRedirect: jest.fn(async () => undefined),
-    removeUser: jest.fn(async () => {
+    getUser: jest.fn<UserManagerLike['getUser']>(async () => state.user),
+    signinRedirect: jest.fn<UserManagerLike['signinRedirect']>(async () => undefined),
+    signinCallback: jest.fn<UserManagerLike['signinCallback']>(async () => state.user ?? undefined),
+    signinSilent: jest.fn<UserManagerLike['signinSilent']>(async () => state.user),
+    signoutRedirect: jest.fn<UserManagerLike['signoutRedirect']>(async () => undefined),
+    removeUser: jest.fn<UserManagerLike['removeUser']>(async () => {
       state.user = null;
     }),
     events: { addAccessTokenExpiring: jest.fn() },
