@@ -66,10 +66,15 @@ describe('account settings', () => {
     jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     setup('/accountSettings?section=plans');
     await screen.findByText('Failed to load plans.');
-    expect(await screen.findByText('Your credit usage could not be loaded.')).toBeTruthy();
-    expect(await screen.findByText('Your payment history could not be loaded.')).toBeTruthy();
+    // Each load error is announced as an alert.
+    expect(
+      (await screen.findByText('Your credit usage could not be loaded.')).closest('[role="alert"]'),
+    ).not.toBeNull();
+    expect(
+      (await screen.findByText('Your payment history could not be loaded.')).closest('[role="alert"]'),
+    ).not.toBeNull();
     // No subscription (404) means no pack, not an error.
-    expect(await screen.findByText(/You have no active pack/)).toBeTruthy();
+    expect((await screen.findByText(/You have no active pack/)).closest('[role="alert"]')).toBeNull();
   });
 
   it('blocks an invalid phone, then saves a valid one with a success message', async () => {
@@ -78,7 +83,8 @@ describe('account settings', () => {
     const phone = await screen.findByLabelText('Phone number');
     await user.type(phone, '77 12 ab');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
-    expect(await screen.findByText('Enter a valid phone number, for example +221771234567.')).toBeTruthy();
+    const error = await screen.findByText('Enter a valid phone number, for example +221771234567.');
+    expect(phone.getAttribute('aria-describedby')).toBe(error.id);
     expect(phone.getAttribute('aria-invalid')).toBe('true');
     expect(server.calls.some((call) => call.method === 'PUT')).toBe(false);
 
@@ -87,7 +93,7 @@ describe('account settings', () => {
     await user.clear(screen.getByLabelText(/First name/));
     await user.type(screen.getByLabelText(/First name/), 'Aïssatou');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
-    expect(await screen.findByText('Your profile has been updated.')).toBeTruthy();
+    expect((await screen.findByText('Your profile has been updated.')).closest('[hidden]')).toBeNull();
     const put = server.calls.find((call) => call.method === 'PUT');
     expect(put?.body).toMatchObject({ firstName: 'Aïssatou', contactNumber: '+221771234567', country: 'SN' });
     // The header's name follows (updateUserProfile).
@@ -110,7 +116,8 @@ describe('account settings', () => {
       }),
     });
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
-    expect(await screen.findByText('Choose a country from the list.')).toBeTruthy();
+    const error = await screen.findByText('Choose a country from the list.');
+    expect(screen.getByLabelText('Country').getAttribute('aria-describedby')).toBe(error.id);
   });
 
   it('keeps the deactivation disabled until DELETE is typed, then deactivates and logs out', async () => {
