@@ -339,5 +339,7 @@ const converted = files.filter((file) => convert(file));
 format(converted);
 for (const note of notes) console.log(`note: ${note}`);
 for (const message of problems) console.error(`by hand: ${message}`);
-console.log(`vitest-to-jest: ${converted.length} file(s) converted, ${problems.length} place(s) left to convert by hand`);
+console.log(
+  `vitest-to-jest: ${converted.length} file(s) converted, ${problems.length} place(s) left to convert by hand`,
+);
 if (problems.length > 0) process.exitCode = 1;
