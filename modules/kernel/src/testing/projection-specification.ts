@@ -53,15 +53,19 @@ function fold(projection: AnyProjection, events: readonly RecordedEvent[]): Map<
   const documents = new Map<string, Projected<Document>>();
   const handles = new Set<string>(projection.handles);
   // The runner compares an event with the position its document had when the batch loaded it, so events sharing a
-  // position (one append) all apply; here a batch is each run of events at one position.
+  // position (one append) all apply; here a batch is each run of distinct events at one position, and an event
+  // given again is a replay, which starts a new batch.
   let batch: number | null = null;
+  const inBatch = new Set<string>();
   const loadedAt = new Map<string, number>();
   for (const event of events) {
     if (!handles.has(event.type)) continue; // the runner reads only the types a projection handles
-    if (event.position !== batch) {
+    if (event.position !== batch || inBatch.has(event.id)) {
       batch = event.position;
+      inBatch.clear();
       loadedAt.clear();
     }
+    inBatch.add(event.id);
     const target = projection.target(event);
     if (!target) continue;
     if (!('id' in target)) {
