@@ -109,10 +109,16 @@ describe('mastering outputs', () => {
     expect(r.settings).toMatchObject({ targetLufs: -14, style: 'POP', intensity: 'high', targetSource: 'default' });
     expect(r.before.spectrum.levelsDb).toHaveLength(30);
     expect(r.after.spectrum.levelsDb).toHaveLength(30);
-    expect(r.decisions.tonal.eq.length).toBeGreaterThan(0);
-    expect(r.decisions.dynamics.bands.length === 3 || r.decisions.dynamics.bypassed).toBe(true);
+    // One EQ band per octave point below 0.45 of the rate (all ten at 44.1 kHz).
+    expect(r.decisions.tonal.eq.map((band) => band.freqHz)).toEqual([
+      31.5, 63, 125, 250, 500, 1000, 2000, 4000, 8000, 16000,
+    ]);
+    // Three bands, or none when the compressor is bypassed.
+    expect(r.decisions.dynamics.bands).toHaveLength(r.decisions.dynamics.bypassed ? 0 : 3);
     expect(r.decisions.stereo.monoBelowHz).toBe(120);
-    expect(r.decisions.limiter.searchIterations).toBeGreaterThan(0);
+    // The gain search starts at one iteration and stops at twelve.
+    expect(r.decisions.limiter.searchIterations).toBeGreaterThanOrEqual(1);
+    expect(r.decisions.limiter.searchIterations).toBeLessThanOrEqual(12);
     const json = JSON.parse(readFileSync(result.outputs.report, 'utf8')) as MasterReport;
     expect(json.settings).toEqual(r.settings);
     expect(Math.abs(json.after.integratedLufs - r.after.integratedLufs)).toBeLessThan(0.001);
