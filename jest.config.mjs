@@ -11,6 +11,33 @@ import { serverSwcOptions } from './scripts/swc-options.mjs';
  */
 const ESM_ONLY = ['jose', 'content-disposition'];
 
+/**
+ * The server project: also the base of the fault suite's config (`jest.faults.config.mjs`), which runs the same code
+ * through the same transforms. Its `testMatch` takes `*.spec.ts` only, so the fault suite (`*.faults.ts`, real server
+ * processes killed and disks filled) never runs with the unit suites.
+ * @type {import('jest').Config}
+ */
+export const serverProject = {
+  displayName: 'server',
+  testEnvironment: 'node',
+  testEnvironmentOptions: { customExportConditions: ['development', 'node', 'node-addons'] },
+  testMatch: [
+    '<rootDir>/backend/test/**/*.spec.ts',
+    '<rootDir>/modules/*/src/**/*.spec.ts',
+    '<rootDir>/modules/*/test/**/*.spec.ts',
+    '<rootDir>/projections/src/**/*.spec.ts',
+  ],
+  modulePathIgnorePatterns: ['<rootDir>/[^/]+/dist/', '<rootDir>/modules/[^/]+/dist/'],
+  transform: {
+    '^.+\\.ts$': ['<rootDir>/scripts/jest-transform.cjs', { ...serverSwcOptions, swcrc: false, sourceMaps: 'inline' }],
+    [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: ['@swc/jest', { swcrc: false, jsc: { target: 'es2022' } }],
+  },
+  // Every other package stays as published, nested copies included (`@fastify/static/node_modules/...`).
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)(@[^/]+/)?[^/]+/(?!(.*/)?node_modules/)`],
+  globalSetup: '<rootDir>/backend/test/global-setup.ts',
+  setupFiles: ['<rootDir>/backend/test/support/jest-realm.ts'],
+};
+
 /** @type {import('jest').Config} */
 export default {
   // Jest reads the timeout from the root, for both projects: the server's processes, DSP and databases need it.
@@ -19,30 +46,5 @@ export default {
   // Jest's default of one core less would leave a 2-core machine running the files one by one (3 min 44 s, against
   // 1 min 42 s with two workers).
   maxWorkers: '100%',
-  projects: [
-    {
-      displayName: 'server',
-      testEnvironment: 'node',
-      testEnvironmentOptions: { customExportConditions: ['development', 'node', 'node-addons'] },
-      testMatch: [
-        '<rootDir>/backend/test/**/*.spec.ts',
-        '<rootDir>/modules/*/src/**/*.spec.ts',
-        '<rootDir>/modules/*/test/**/*.spec.ts',
-        '<rootDir>/projections/src/**/*.spec.ts',
-      ],
-      modulePathIgnorePatterns: ['<rootDir>/[^/]+/dist/', '<rootDir>/modules/[^/]+/dist/'],
-      transform: {
-        '^.+\\.ts$': [
-          '<rootDir>/scripts/jest-transform.cjs',
-          { ...serverSwcOptions, swcrc: false, sourceMaps: 'inline' },
-        ],
-        [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: ['@swc/jest', { swcrc: false, jsc: { target: 'es2022' } }],
-      },
-      // Every other package stays as published, nested copies included (`@fastify/static/node_modules/...`).
-      transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)(@[^/]+/)?[^/]+/(?!(.*/)?node_modules/)`],
-      globalSetup: '<rootDir>/backend/test/global-setup.ts',
-      setupFiles: ['<rootDir>/backend/test/support/jest-realm.ts'],
-    },
-    '<rootDir>/web/jest.config.mjs',
-  ],
+  projects: [serverProject, '<rootDir>/web/jest.config.mjs'],
 };
