@@ -12,7 +12,8 @@
 //   exactly as Vitest does it; `vi.waitFor` -> Testing Library's `waitFor` (web files only);
 // - `describe.skipIf(c)(...)` -> `(c ? describe.skip : describe)(...)`, `runIf` likewise, `.concurrent` and
 //   `.sequential` dropped (Jest runs a file's tests in order), `it.fails` -> `it.failing`;
-// - `it(name, { timeout }, fn)` -> `it(name, fn, timeout)`;
+// - `it(name, { timeout }, fn)` -> `it(name, fn, timeout)`; a test or hook that takes Vitest's test context
+//   (`async (context) => { context.skip() }`) is reported, since Jest would pass `done` there;
 // - `expect(value, message).toEqual(x)` (Jest has no message argument) -> `expect({ [message]: value })
 //   .toEqual({ [message]: x })`, so a failure still names the case; `toStrictEqual` and `toBe(<literal>)` likewise;
 //   any other matcher keeps the message as a comment, listed for a look;
@@ -61,6 +62,7 @@ const SAME = new Set([
 const RENAMED = { importActual: 'requireActual', importMock: 'requireMock' };
 const MOCK_TYPES = new Set(['Mock', 'MockInstance', 'Mocked', 'MockedFunction', 'MockedClass', 'MockedObject']);
 const RUNNER_NAMES = new Set(['describe', 'it', 'test', 'suite']);
+const HOOKS = new Set(['beforeAll', 'afterAll', 'beforeEach', 'afterEach']);
 const VALUE_IMPORTS = new Set([
   'describe',
   'it',
@@ -242,6 +244,16 @@ function convert(file) {
           replace(options.getStart(sf), node.arguments[2].getStart(sf), '');
           replace(node.arguments[2].getEnd(), node.arguments[2].getEnd(), `, ${src(timeout.initializer)}`);
         } else problem(node, 'test options other than { timeout }: convert by hand');
+      }
+      // A test or hook function with a parameter takes Vitest's test context (`context.skip()`, `{ expect }`...):
+      // Jest would pass `done` in its place, and fail the test for returning a promise as well.
+      const base = ts.isPropertyAccessExpression(callee) ? callee.expression : callee;
+      const takesContext =
+        ts.isIdentifier(base) &&
+        (HOOKS.has(local.get(base.text)) || (runnerCall && local.get(base.text) !== 'describe'));
+      const fn = takesContext && node.arguments.find((a) => ts.isArrowFunction(a) || ts.isFunctionExpression(a));
+      if (fn && fn.parameters.length > 0) {
+        problem(fn, 'a test context parameter has no Jest counterpart (Jest passes `done` there): convert by hand');
       }
 
       // 5. Matchers.
