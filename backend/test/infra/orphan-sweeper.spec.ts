@@ -1,8 +1,9 @@
 import { EventStore, scratchPrefix } from '@kora/kernel';
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { loadConfig } from '../../src/config/config';
 import { OrphanSweeper } from '../../src/infra/orphan-sweeper';
 import { tempDir } from '../support/temp';
@@ -23,14 +24,15 @@ function age(path: string, ageMs: number): void {
 describe('the orphan sweep', () => {
   let data: ReturnType<typeof tempDir>;
   let tmp: ReturnType<typeof tempDir>;
-  const previousTmp = process.env.TMPDIR;
   beforeEach(() => {
     data = tempDir();
     tmp = tempDir();
-    process.env.TMPDIR = tmp.path;
+    // The temp dir the sweep looks in, as TMPDIR would set it. Not through TMPDIR: os.tmpdir() reads Node's own
+    // process.env, and under Jest a test file sees a copy of it (setting it here, the sweep went through /tmp).
+    jest.spyOn(os, 'tmpdir').mockReturnValue(tmp.path);
   });
   afterEach(() => {
-    process.env.TMPDIR = previousTmp;
+    jest.restoreAllMocks();
     data.cleanup();
     tmp.cleanup();
   });
