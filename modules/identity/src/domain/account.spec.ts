@@ -77,13 +77,15 @@ describe('the account decider', () => {
     ).toEqual([{ type: 'SessionsEnded', data: { reason: 'deactivation', tokensIssuedUntil: later } }]);
   });
 
-  it('ends the sessions at logout, whatever the state of the account', () => {
-    const command: AccountCommand = { type: 'EndSessions', tokensIssuedUntil: until };
-    const ended = [{ type: 'SessionsEnded', data: { reason: 'logout', tokensIssuedUntil: until } }];
-    expect(given([]).when(command)).toEqual(ended);
-    expect(given(registered).when(command)).toEqual(ended);
-    expect(given(deactivated(t0)).when(command)).toEqual(ended);
-    expect(given([...registered, ...ended] as AccountEvent[]).state.status).toBe('active');
+  it('ends the sessions at logout and after a password reset, whatever the state of the account', () => {
+    for (const reason of ['logout', 'password-reset'] as const) {
+      const command: AccountCommand = { type: 'EndSessions', reason, tokensIssuedUntil: until };
+      const ended = [{ type: 'SessionsEnded', data: { reason, tokensIssuedUntil: until } }];
+      expect(given([]).when(command)).toEqual(ended);
+      expect(given(registered).when(command)).toEqual(ended);
+      expect(given(deactivated(t0)).when(command)).toEqual(ended);
+      expect(given([...registered, ...ended] as AccountEvent[]).state.status).toBe('active');
+    }
   });
 
   it('reactivates when the user signs in within 30 days, and not after', () => {
