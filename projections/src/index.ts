@@ -1,4 +1,10 @@
 import type { AnyProjection } from '@kora/kernel';
+import {
+  creditAccountsProjection,
+  paymentsProjection,
+  unlockedTracksProjection,
+  usageHistoryProjection,
+} from './billing/billing.projections';
 import { mixSessionsProjection, mixTracksProjection } from './mixing/mix-sessions.projection';
 import { notificationsProjection } from './notifications/notifications.projection';
 import { preferencesProjection } from './preferences/preferences.projection';
@@ -25,4 +31,8 @@ export const allProjections: readonly AnyProjection[] = [
   engineSpeedProjection,
   mixSessionsProjection,
   mixTracksProjection,
+  paymentsProjection,
+  creditAccountsProjection,
+  usageHistoryProjection,
+  unlockedTracksProjection,
 ];

@@ -1,4 +1,13 @@
 import { Module } from '@nestjs/common';
+import {
+  GetCreditAccountHandler,
+  GetPaymentByProviderRefHandler,
+  GetPaymentHandler,
+  ListPaymentsHandler,
+  ListPendingPaymentsHandler,
+  ListExpiringCreditAccountsHandler,
+  ListUsageHandler,
+} from './billing/billing.queries';
 import { GetMixSessionHandler, GetMixTrackHandler, ListMixSessionsHandler } from './mixing/mix-sessions.queries';
 import { GetNotificationHandler, GetNotificationsHandler } from './notifications/notifications.queries';
 import {
@@ -32,6 +41,13 @@ import {
     GetProfileByEmailFingerprintHandler,
     GetAccountsDueForPurgeHandler,
     GetPreferencesHandler,
+    GetPaymentHandler,
+    GetPaymentByProviderRefHandler,
+    ListPaymentsHandler,
+    ListPendingPaymentsHandler,
+    ListExpiringCreditAccountsHandler,
+    GetCreditAccountHandler,
+    ListUsageHandler,
   ],
 })
 export class ProjectionsModule {}

@@ -7,7 +7,7 @@ import { bearerToken, InvalidTokenError, TokenVerifier } from './token-verifier'
 
 /**
  * Global guard: every route needs a valid bearer token unless it is marked `@Public()`. A token whose session ended
- * (logout, deactivation, purge: `RevokedSessions`) no longer counts. The answer to a missing, bad or revoked token
+ * (logout, password reset, deactivation, purge: `RevokedSessions`) no longer counts. The answer to a missing, bad or revoked token
  * is always the same 401, so it tells a prober nothing.
  */
 @Injectable()

@@ -6,27 +6,43 @@ import type { AuthenticatedUser } from '@kora/kernel/nest';
 import { endedSessionsProjection } from '@kora/projections';
 import type { Logger } from 'pino';
 import { LOGGER } from '../observability/logger';
+import { LONGEST_ACCESS_TOKEN_SECONDS } from './token-lifetimes';
 
 const PAGE = 1_000;
+/** Cutoffs are kept this long: the longest token lifetime, plus an hour for clocks and the verifier's tolerance. */
+export const CUTOFF_KEPT_SECONDS = LONGEST_ACCESS_TOKEN_SECONDS + 60 * 60;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 export type SessionsEndedListener = (userId: string, tokensIssuedUntilSecond: number) => void;
 
 /**
  * Which access tokens no longer count although their signature and expiry are fine: those of an account whose
- * sessions ended (logout, deactivation, purge) issued at or before the recorded cutoff. The decision comes from the
- * log: at start this process loads the `ended-sessions` read model, then follows `SessionsEnded` events from that
- * read model's checkpoint, so every replica refuses a token within moments of its revocation, and the check is one
- * map lookup per request. The process that records a revocation applies it at once (read-your-writes).
+ * sessions ended (logout, password reset, deactivation, purge) issued at or before the recorded cutoff. The decision
+ * comes from the log: at start this process loads the `ended-sessions` read model, then follows `SessionsEnded`
+ * events from that read model's checkpoint, so every replica refuses a token within moments of its revocation, and
+ * the check is one map lookup per request. The process that records a revocation applies it at once
+ * (read-your-writes).
  *
  * `iat` counts whole seconds, so a cutoff covers its whole second: tokens issued in that second are refused too,
  * and the revoking request answers only once that second is over (`settled`), so a new sign-in works at once.
+ *
+ * Cutoffs older than `CUTOFF_KEPT_SECONDS` (a day and an hour) are forgotten every 10 minutes: every token they
+ * refuse has expired by then, so memory stays bounded by the revocations of the last day. What is forgotten leaves
+ * one number, the newest forgotten cutoff: a token issued at or before it is refused whoever it belongs to. Only a
+ * token living longer than a day (an external issuer's) can be that old and unexpired; it is refused rather than
+ * risk accepting a revoked one.
  */
 @Injectable()
 export class RevokedSessions extends SessionRevocations implements OnApplicationBootstrap, BeforeApplicationShutdown {
   /** userId → the last second (epoch seconds, like `iat`) whose tokens are refused. */
   private readonly cutoffs = new Map<string, number>();
+  /** The newest cutoff forgotten by `prune` (epoch seconds), or null while none has been. */
+  private forgottenUntil: number | null = null;
   private readonly listeners = new Set<SessionsEndedListener>();
   private subscription: Subscription | null = null;
+  private pruning: NodeJS.Timeout | null = null;
+  /** The wall clock that stamps tokens, in milliseconds (tests replace it). */
+  now: () => number = Date.now;
 
   constructor(
     private readonly events: EventStore,
@@ -36,12 +52,41 @@ export class RevokedSessions extends SessionRevocations implements OnApplication
     super();
   }
 
-  /** True when the token was issued at or before its account's last cutoff (or says nothing of when it was). */
+  /**
+   * True when the token was issued at or before its account's last cutoff (or says nothing of when it was), or at or
+   * before the newest forgotten cutoff (see `prune`).
+   */
   isRevoked(user: AuthenticatedUser): boolean {
     const cutoff = this.cutoffs.get(user.userId);
-    if (cutoff === undefined) return false;
-    const issuedAt = user.claims.iat;
-    return typeof issuedAt !== 'number' || issuedAt <= cutoff;
+    const { iat, exp } = user.claims;
+    if (typeof iat !== 'number') {
+      if (cutoff !== undefined) return true;
+      // Undated: it may be as old as its expiry less the longest lifetime.
+      if (this.forgottenUntil === null) return false;
+      return typeof exp !== 'number' || exp - LONGEST_ACCESS_TOKEN_SECONDS <= this.forgottenUntil;
+    }
+    return (cutoff !== undefined && iat <= cutoff) || (this.forgottenUntil !== null && iat <= this.forgottenUntil);
+  }
+
+  /** Tracked cutoffs (operators, tests). */
+  get size(): number {
+    return this.cutoffs.size;
+  }
+
+  /**
+   * Forgets the cutoffs older than `CUTOFF_KEPT_SECONDS`, remembering only the newest of them: a token issued before
+   * it has expired (the longest lifetime is a day), or is refused. Runs every 10 minutes and after the start's load.
+   */
+  prune(): number {
+    const horizon = Math.floor(this.now() / 1000) - CUTOFF_KEPT_SECONDS;
+    let forgotten = 0;
+    for (const [userId, cutoff] of this.cutoffs) {
+      if (cutoff >= horizon) continue;
+      this.cutoffs.delete(userId);
+      this.forgottenUntil = Math.max(this.forgottenUntil ?? cutoff, cutoff);
+      forgotten += 1;
+    }
+    return forgotten;
   }
 
   /** Called for every newly recorded cutoff (sockets end the connections it revokes). */
@@ -96,9 +141,14 @@ export class RevokedSessions extends SessionRevocations implements OnApplication
       },
     );
     await ready;
+    this.prune();
+    this.pruning = setInterval(() => this.prune(), PRUNE_EVERY_MS);
+    this.pruning.unref();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    if (this.pruning) clearInterval(this.pruning);
+    this.pruning = null;
     await this.subscription?.stop();
     this.subscription = null;
   }

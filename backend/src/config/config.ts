@@ -58,6 +58,42 @@ const schema = z.object({
   JOB_QUEUE: z.enum(['auto', 'readstore', 'eventstore']).default('auto'),
   /** How long a worker holds a job without renewing before another may take it (read-store queue). */
   JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(15_000),
+  /** A catalogue file (plans and prices) replacing the built-in one; see docs/operations.md, "Catalogue". */
+  BILLING_CATALOGUE: z.string().min(1).optional(),
+  /** How often the payment reconciler asks the providers about pending payments; 0: only at start. */
+  BILLING_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** How old a pending payment must be before the reconciler asks about it. */
+  BILLING_RECONCILE_MIN_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
+  /** How often packs past their end date are looked for and their credits expired; 0: only at start. */
+  BILLING_EXPIRY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** Seconds an Orange Money QR code stays payable. */
+  ORANGE_MONEY_QR_VALIDITY_SECONDS: z.coerce.number().int().min(60).max(86_400).default(300),
+  /** Signs the payment sandbox's callbacks (generated under DATA_DIR/secrets when unset). */
+  PAYMENT_SANDBOX_SECRET: z.string().min(1).optional(),
+  /** PayPal REST credentials: with PAYPAL_CLIENT_ID set, PayPal is real (else the built-in sandbox). */
+  PAYPAL_CLIENT_ID: z.string().min(1).optional(),
+  PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Which PayPal: sandbox (https://api-m.sandbox.paypal.com) or live (https://api-m.paypal.com). */
+  PAYPAL_ENV: z.enum(['sandbox', 'live']).default('sandbox'),
+  /** Replaces the base URL PAYPAL_ENV picks (a proxy, a fake in tests). */
+  PAYPAL_API_BASE: url(['https', 'http']).optional(),
+  /** The webhook's id in PayPal's dashboard, for verifying deliveries; unset, webhooks are refused. */
+  PAYPAL_WEBHOOK_ID: z.string().min(1).optional(),
+  /** Orange Money (Sonatel) REST credentials: with ORANGE_MONEY_CLIENT_ID set, Orange Money is real. */
+  ORANGE_MONEY_CLIENT_ID: z.string().min(1).optional(),
+  ORANGE_MONEY_CLIENT_SECRET: z.string().min(1).optional(),
+  /** The merchant code payments go to. */
+  ORANGE_MONEY_MERCHANT_CODE: z.string().min(1).optional(),
+  /** The API key registered with the callback URL; Sonatel's callbacks carry it in `x-api-key`. */
+  ORANGE_MONEY_CALLBACK_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  ORANGE_MONEY_API_BASE: url(['https', 'http']).default('https://api.sandbox.orange-sonatel.com'),
+  /** How long a payment provider's call may take before it counts as unavailable. */
+  PAYMENT_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * How much lower than the server the audio engine's threads and tools are scheduled (nice values; Linux): the
+   * requests get the CPU first, the jobs take what is left. 0: the same priority.
+   */
+  JOB_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
   LINK_SECRET: z.string().min(32, 'must be 32 bytes, hex or base64').optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
@@ -133,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (raw.JOB_QUEUE === 'eventstore' && !raw.EVENTSTORE_URL) {
     throw new ConfigError(['JOB_QUEUE: eventstore needs EVENTSTORE_URL']);
   }
+  const providerProblems = paymentProviderProblems(raw);
+  if (providerProblems.length > 0) throw new ConfigError(providerProblems);
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, '');
   return {
     ...raw,
@@ -153,6 +191,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clientId: raw.OIDC_CLIENT_ID ?? 'kora-web',
     },
   };
+}
+
+/** A real provider needs all of its settings; half a configuration stops the server at start. */
+function paymentProviderProblems(raw: RawConfig): string[] {
+  const problems: string[] = [];
+  if (raw.PAYPAL_CLIENT_ID && !raw.PAYPAL_CLIENT_SECRET) {
+    problems.push('PAYPAL_CLIENT_SECRET: required with PAYPAL_CLIENT_ID (PayPal REST)');
+  }
+  if (!raw.PAYPAL_CLIENT_ID && (raw.PAYPAL_CLIENT_SECRET || raw.PAYPAL_WEBHOOK_ID || raw.PAYPAL_API_BASE)) {
+    problems.push('PAYPAL_CLIENT_ID: required with PAYPAL_CLIENT_SECRET, PAYPAL_WEBHOOK_ID or PAYPAL_API_BASE');
+  }
+  const orange = {
+    ORANGE_MONEY_CLIENT_SECRET: raw.ORANGE_MONEY_CLIENT_SECRET,
+    ORANGE_MONEY_MERCHANT_CODE: raw.ORANGE_MONEY_MERCHANT_CODE,
+    ORANGE_MONEY_CALLBACK_API_KEY: raw.ORANGE_MONEY_CALLBACK_API_KEY,
+  };
+  if (raw.ORANGE_MONEY_CLIENT_ID) {
+    for (const [key, value] of Object.entries(orange)) {
+      if (!value) problems.push(`${key}: required with ORANGE_MONEY_CLIENT_ID (Orange Money REST)`);
+    }
+  } else if (Object.values(orange).some(Boolean)) {
+    problems.push(`ORANGE_MONEY_CLIENT_ID: required with ${Object.keys(orange).join(', ')}`);
+  }
+  return problems;
 }
 
 /** Injection token for the validated configuration. */

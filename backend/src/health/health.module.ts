@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
-import { UploadSpaceInterceptor } from './upload-space.interceptor';
 
+/** The health check; `UploadSpaceGuard` (registered in `AppModule`, after the token check) uses its disk check. */
 @Module({
   controllers: [HealthController],
-  providers: [HealthService, { provide: APP_INTERCEPTOR, useClass: UploadSpaceInterceptor }],
+  providers: [HealthService],
+  exports: [HealthService],
 })
 export class HealthModule {}

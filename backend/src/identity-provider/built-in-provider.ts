@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider';
 import type { Logger } from 'pino';
+import { ACCESS_TOKEN_TTL_SECONDS, LONGEST_ACCESS_TOKEN_SECONDS } from '../auth/token-lifetimes';
 import type { Config } from '../config/config';
 import { EMAIL, IdpStore, normaliseEmail, PASSWORD_MAX, PASSWORD_MIN } from './idp-store';
 import { IDP_STRINGS, type IdpLanguage, fill, pickLanguage } from './locales';
@@ -107,7 +108,7 @@ export class BuiltInIdentityProvider extends IdentityProvider {
       .setSubject(userId)
       .setJti(randomBytes(16).toString('base64url'))
       .setIssuedAt()
-      .setExpirationTime(`${Math.max(1, Math.min(minutes, 24 * 60))}m`)
+      .setExpirationTime(`${Math.max(1, Math.min(minutes, LONGEST_ACCESS_TOKEN_SECONDS / 60))}m`)
       .sign(await importJWK(jwk, 'RS256'));
   }
 
@@ -203,7 +204,7 @@ export class BuiltInIdentityProvider extends IdentityProvider {
               scope: 'api',
               audience,
               accessTokenFormat: 'jwt',
-              accessTokenTTL: 60 * 60,
+              accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
               jwt: { sign: { alg: 'RS256' } },
             };
           },
@@ -238,7 +239,7 @@ export class BuiltInIdentityProvider extends IdentityProvider {
       },
       interactions: { url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}` },
       ttl: {
-        AccessToken: 60 * 60,
+        AccessToken: ACCESS_TOKEN_TTL_SECONDS,
         AuthorizationCode: 60,
         IdToken: 60 * 60,
         Interaction: 60 * 60,
@@ -792,7 +793,10 @@ export class BuiltInIdentityProvider extends IdentityProvider {
       );
     }
     await this.users.setPassword(userId, password);
-    await this.endSessions(userId); // a reset signs every other device out
+    // A reset signs every device out: the provider's sessions and refresh tokens, then (the accounts module) every
+    // access token issued so far, before the answer.
+    await this.endSessions(userId);
+    await this.onPasswordReset?.(userId);
     this.html(
       res,
       200,

@@ -35,7 +35,7 @@ interface SocketData {
  * header); a client that reconnects with `auth.lastPosition` first receives, in order, the messages it missed, and
  * joins its room only once caught up with what the bus has published, so nothing falls in between. Every message
  * carries the global `position` of its event, which the client keeps for its next reconnection. A token whose
- * session ended is refused, and the connections it opened end when the log says so (logout, deactivation, purge).
+ * session ended is refused, and the connections it opened end when the log says so (logout, password reset, deactivation, purge).
  */
 @WebSocketGateway()
 export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGatewayDisconnect {

@@ -71,6 +71,13 @@ describe('operations endpoints', () => {
         .attach('file', Buffer.alloc(2048), 'a.wav')
         .expect(507);
       expect(upload.body.code).toBe('STORAGE.FULL');
+      // The token is checked first: an anonymous upload learns nothing about the disk.
+      const anonymous = await request(broken.url)
+        .post('/api/audio/upload')
+        .field('service', 'AI_MASTERING')
+        .attach('file', Buffer.alloc(2048), 'a.wav')
+        .expect(401);
+      expect(anonymous.body.code).toBe('AUTH.REQUIRED');
       const response = await request(broken.url).get('/api/health').set(ops).expect(503);
       expect(response.body.status).toBe('degraded');
       expect(response.body.failing).toEqual(['disk', 'ffmpeg']);

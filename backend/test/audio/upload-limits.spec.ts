@@ -1,7 +1,9 @@
+import { DISCARD_LIMITS } from '@kora/kernel/nest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { endlessUpload } from '../support/endless-upload';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const MB = 1024 * 1024;
@@ -48,4 +50,91 @@ describe('uploads past their limit', () => {
     const tracks = join(test.dataDir, 'blobs', 'tracks');
     expect(existsSync(tracks) ? readdirSync(tracks) : []).toEqual([]);
   }, 60_000);
+});
+
+/**
+ * After a refusal the rest of the body is not read forever: the answer goes out with `Connection: close` as soon as
+ * it is decided, at most a few megabytes or a few seconds more are read and thrown away, then the connection closes.
+ */
+describe('a client that keeps sending after the refusal', () => {
+  let test: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    test = await startTestApp();
+    token = await test.token('endless-user');
+  });
+  afterAll(() => test.close());
+
+  it('gets its 413 at once, then sees the connection closed after a few megabytes; the server keeps serving', async () => {
+    const sent = await endlessUpload(test.url, '/api/audio/upload', token, { service: 'AI_MASTERING' });
+    expect(sent.status).toBe(413);
+    expect(JSON.parse(sent.body)).toMatchObject({ code: 'upload.fileSizeMax', details: { limitMb: 50 } });
+    expect(sent.headers.connection).toBe('close');
+    // Fast enough to reach the byte bound at once: reading stops there, and the connection closes once the answer
+    // has had its grace. What it sent beyond the bound sat in socket buffers.
+    expect(sent.closedAfterAnswerMs).toBeGreaterThanOrEqual(DISCARD_LIMITS.graceMs - 100);
+    expect(sent.closedAfterAnswerMs).toBeLessThan(DISCARD_LIMITS.ms);
+    expect(sent.sentAfterAnswer).toBeLessThan(DISCARD_LIMITS.bytes + 32 * MB);
+    await request(test.url).get('/api/health').expect(200);
+    expect(
+      existsSync(join(test.dataDir, 'blobs', 'tracks')) ? readdirSync(join(test.dataDir, 'blobs', 'tracks')) : [],
+    ).toEqual([]);
+  }, 60_000);
+
+  it('is cut off the same way on the mixing routes, a file under another name included', async () => {
+    const created = await request(test.url)
+      .post('/api/mixing/sessions/create')
+      .set({ Authorization: `Bearer ${token}` })
+      .send({ name: 'endless' })
+      .expect(201);
+    const session = `/api/mixing/sessions/${created.body.session.id}`;
+    // `/tracks` takes `file`; `/tracks/batch` takes `files`, so its `file` part is read and not kept, and only the
+    // body's own limit (its files' and fields' weight) ends it. Stopping the parser mid-part once ended the process.
+    for (const path of [`${session}/tracks`, `${session}/tracks/batch`]) {
+      const sent = await endlessUpload(test.url, path, token, {});
+      expect({ path, status: sent.status, connection: sent.headers.connection }).toEqual({
+        path,
+        status: 413,
+        connection: 'close',
+      });
+      expect(sent.closedAfterAnswerMs).toBeLessThan(DISCARD_LIMITS.ms);
+      await request(test.url).get('/api/health').expect(200);
+    }
+  }, 60_000);
+
+  it('survives a client gone in the middle of a file it sent under another name', async () => {
+    const created = await request(test.url)
+      .post('/api/mixing/sessions/create')
+      .set({ Authorization: `Bearer ${token}` })
+      .send({ name: 'gone' })
+      .expect(201);
+    const sent = await endlessUpload(
+      test.url,
+      `/api/mixing/sessions/${created.body.session.id}/tracks/batch`,
+      token,
+      {},
+      {
+        giveUpMs: 300,
+      },
+    );
+    expect(sent.status).toBe(0); // the client hung up before any answer
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await request(test.url).get('/api/health').expect(200);
+  });
+
+  it('answers an anonymous endless upload 401, and cuts a slow sender off after a few seconds', async () => {
+    // 16 KB every 50 ms: 1.6 MB in 5 s, under the byte bound: the time bound closes it.
+    const sent = await endlessUpload(
+      test.url,
+      '/api/audio/upload',
+      'not-a-token',
+      { service: 'AI_MASTERING' },
+      { chunk: 16 * 1024, everyMs: 50 },
+    );
+    expect(sent.status).toBe(401);
+    expect(sent.headers.connection).toBe('close');
+    expect(sent.closedAfterAnswerMs).toBeGreaterThan(DISCARD_LIMITS.ms - 1_000);
+    expect(sent.closedAfterAnswerMs).toBeLessThan(DISCARD_LIMITS.ms + 1_500);
+    await request(test.url).get('/api/health').expect(200);
+  }, 30_000);
 });

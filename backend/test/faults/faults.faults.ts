@@ -8,6 +8,7 @@
 import { toAppend, uuidv7 } from '@kora/kernel';
 import { allProjections } from '@kora/projections';
 import { ProjectionRunner } from '@kora/kernel';
+import { DISCARD_LIMITS } from '@kora/kernel/nest';
 import { execFileSync } from 'node:child_process';
 import {
   existsSync,
@@ -29,6 +30,7 @@ import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../../src/config/config';
 import { closeStores, openStores } from '../../src/infra/infra.module';
+import { endlessUpload } from '../support/endless-upload';
 import { makeMedia } from '../support/media';
 import { run, type Running, userToken, waitFor } from '../support/server-process';
 import { tempDir } from '../support/temp';
@@ -370,6 +372,7 @@ describe('faults against a real server process', () => {
   let url = '';
   let token = '';
   let otherToken = '';
+  let deactivatedToken = '';
   let wav = '';
   /** Writes the server acknowledged (2xx): each must be there after every crash, once. */
   const acknowledged = { sessions: new Set<string>(), tracks: new Set<string>() };
@@ -384,6 +387,7 @@ describe('faults against a real server process', () => {
     wav = makeMedia(join(dir.path, 'media')).music(12, 'music.wav'); // 2 MB: above mastering's 1 MB minimum
     token = userToken(await server.env, 'faults@example.sn');
     otherToken = userToken(await server.env, 'faults-logout@example.sn');
+    deactivatedToken = userToken(await server.env, 'faults-deactivate@example.sn');
     await server.start();
     url = await server.url();
   }, 60_000);
@@ -422,6 +426,36 @@ describe('faults against a real server process', () => {
     expect(halfWritten(dataDir)).toEqual([]);
   }, 120_000);
 
+  // A client that keeps sending after its refusal: answered at once, then the connection is closed within the bounds
+  // (a few MB read, a second's grace, 5 s at most), on an upload route of each module, fast and slow.
+  it('closes the connection of a client that sends on after its 413, and keeps serving', async () => {
+    const sessionId = await newSession();
+    const cases = [
+      ['/api/audio/upload', { service: 'AI_MASTERING' }, {}],
+      [`/api/mixing/sessions/${sessionId}/tracks/batch`, {}, {}],
+      // 16 KB every 50 ms once answered: under the byte bound in 5 s, so the time bound ends it.
+      ['/api/audio/upload', { service: 'STEM_SEPARATION' }, { afterAnswer: { chunk: 16 * 1024, everyMs: 50 } }],
+    ] as const;
+    for (const [path, fields, pace] of cases) {
+      const sent = await endlessUpload(url, path, token, fields, { ...pace, giveUpMs: 120_000 });
+      const ok =
+        sent.status === 413 &&
+        sent.headers.connection === 'close' &&
+        sent.closedAfterAnswerMs >= 0 &&
+        sent.closedAfterAnswerMs < DISCARD_LIMITS.ms + 1_000 &&
+        (await server.healthy());
+      record('client sending on after its 413 (endless body, fast or slow)', ok);
+      expect({ path, status: sent.status, connection: sent.headers.connection, ok }).toEqual({
+        path,
+        status: 413,
+        connection: 'close',
+        ok: true,
+      });
+    }
+    await waitFor(() => halfWritten(dataDir).length === 0, 5_000).catch(() => undefined);
+    expect(halfWritten(dataDir)).toEqual([]);
+  }, 180_000);
+
   it('answers malformed uploads with a 4xx and keeps serving', async () => {
     const sessionId = await newSession();
     for (const route of UPLOAD_ROUTES(sessionId)) {
@@ -456,6 +490,13 @@ describe('faults against a real server process', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       record('client gone mid-upload', await server.healthy());
       expect(await server.healthy()).toBe(true);
+      // The same in a file sent under a name the route does not take (read and dropped): its stream ended with an
+      // error nothing listened to, which ended the process.
+      const stray: Part[] = [...fieldParts(route.fields), { file: 'stray', filename: 'a.wav', size: 2 * MB }];
+      await upload(url, route.path, token, stray, { abortAfterBytes: MB });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      record('client gone mid-file under a name the route does not take', await server.healthy());
+      expect(await server.healthy()).toBe(true);
     }
     await waitFor(() => halfWritten(dataDir).length === 0, 5_000).catch(() => undefined);
     expect(halfWritten(dataDir)).toEqual([]);
@@ -470,15 +511,21 @@ describe('faults against a real server process', () => {
     }
   });
 
-  // Token revocation (logout): the two checks, on HTTP and at the Socket.IO handshake, then again after kill -9.
-  it('refuses a token used after logout with 401, on HTTP and at the socket handshake, across a kill -9', async () => {
-    const before = await json(url, '/api/user/profile', otherToken);
-    expect(before.status).toBe(200);
+  // Token revocation (logout, deactivation): the two checks, on HTTP and at the Socket.IO handshake, then again after
+  // kill -9.
+  it('refuses a token used after logout or deactivation with 401, on HTTP and at the socket handshake, across a kill -9', async () => {
+    for (const held of [otherToken, deactivatedToken])
+      expect((await json(url, '/api/user/profile', held)).status).toBe(200);
     const logout = await json(url, '/api/auth/logout', otherToken, { method: 'POST' });
     expect(logout.status).toBe(200);
-    const refusedHere = async (): Promise<{ http: number; socket: string }> => {
-      const http = (await json(url, '/api/user/profile', otherToken)).status;
-      const socket = io(url, { auth: { token: otherToken }, transports: ['websocket'], reconnection: false });
+    const deactivation = await json(url, '/api/user/account/deactivate', deactivatedToken, {
+      method: 'POST',
+      body: { confirmationText: 'DELETE' },
+    });
+    expect(deactivation.status).toBe(200);
+    const refusedHere = async (held: string): Promise<{ http: number; socket: string }> => {
+      const http = (await json(url, '/api/user/profile', held)).status;
+      const socket = io(url, { auth: { token: held }, transports: ['websocket'], reconnection: false });
       const outcome = await new Promise<string>((resolve) => {
         socket.once('connect', () => resolve('connected'));
         socket.once('connect_error', () => resolve('refused'));
@@ -495,20 +542,28 @@ describe('faults against a real server process', () => {
       socket.disconnect();
       return { http, socket: settled };
     };
-    const afterLogout = await refusedHere();
-    record(
-      'token used after logout',
-      afterLogout.http === 401 && afterLogout.socket === 'refused' && (await server.healthy()),
-    );
-    expect(afterLogout).toEqual({ http: 401, socket: 'refused' });
+    const cases = [
+      ['logout', otherToken],
+      ['deactivation', deactivatedToken],
+    ] as const;
+    for (const [after, held] of cases) {
+      const refused = await refusedHere(held);
+      record(
+        `token used after ${after}`,
+        refused.http === 401 && refused.socket === 'refused' && (await server.healthy()),
+      );
+      expect({ after, ...refused }).toEqual({ after, http: 401, socket: 'refused' });
+    }
     await server.kill();
     await server.start();
-    const afterRestart = await refusedHere();
-    record(
-      'token used after logout, after kill -9',
-      afterRestart.http === 401 && afterRestart.socket === 'refused' && (await server.healthy()),
-    );
-    expect(afterRestart).toEqual({ http: 401, socket: 'refused' });
+    for (const [after, held] of cases) {
+      const refused = await refusedHere(held);
+      record(
+        `token used after ${after}, after kill -9`,
+        refused.http === 401 && refused.socket === 'refused' && (await server.healthy()),
+      );
+      expect({ after, ...refused }).toEqual({ after, http: 401, socket: 'refused' });
+    }
   }, 60_000);
 
   it('keeps every acknowledged write through kill -9 during appends, uploads and jobs', async () => {

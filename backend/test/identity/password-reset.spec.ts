@@ -93,10 +93,13 @@ describe('password reset by e-mail', () => {
     expect((await outbox())[0]).toMatchObject({ to: 'aicha@example.ne', template: 'password-reset', language: 'fr' });
   });
 
-  it('lets the link set a new password once, and signs every device out', async () => {
+  it('lets the link set a new password once, and signs every device out, its access tokens included', async () => {
     const client = new OidcTestClient(test.url);
     const before = await client.signIn('ibrahim@example.ne', 'a-good-password');
     expect('refresh_token' in before).toBe(true);
+    // An access token issued before the reset (the one a thief would hold) works until the reset...
+    const stolen = { Authorization: `Bearer ${(before as { access_token: string }).access_token}` };
+    await request(test.url).get('/api/user/profile').set(stolen).expect(200);
 
     const link = await resetLink('ibrahim@example.ne');
     const form = await request(test.url).get(link).expect(200);
@@ -114,6 +117,13 @@ describe('password reset by e-mail', () => {
       .send({ password: 'nouveau-mot-2026', confirm: 'nouveau-mot-2026' })
       .expect(200);
     expect(done.text).toContain('Votre mot de passe a bien été changé.');
+    // ... and is refused as soon as the page has answered, as every older token of the account.
+    await request(test.url).get('/api/user/profile').set(stolen).expect(401);
+    await request(test.url).get('/api/user/profile').set(ibrahim.auth).expect(401);
+    const history = await test.app.get(EventStore).readStream(accountStream(ibrahim.userId));
+    expect(history.filter((event) => event.type === 'SessionsEnded').map((event) => event.data)).toEqual([
+      { reason: 'password-reset', tokensIssuedUntil: expect.any(String) },
+    ]);
 
     const reused = await request(test.url)
       .post(link)
@@ -125,9 +135,13 @@ describe('password reset by e-mail', () => {
     expect(await new OidcTestClient(test.url).signIn('ibrahim@example.ne', 'a-good-password')).toMatchObject({
       status: 401,
     });
-    expect(
-      'access_token' in (await new OidcTestClient(test.url).signIn('ibrahim@example.ne', 'nouveau-mot-2026')),
-    ).toBe(true);
+    // A sign-in with the new password right away gets a token that works.
+    const after = await new OidcTestClient(test.url).signIn('ibrahim@example.ne', 'nouveau-mot-2026');
+    expect('access_token' in after).toBe(true);
+    await request(test.url)
+      .get('/api/user/profile')
+      .set({ Authorization: `Bearer ${(after as { access_token: string }).access_token}` })
+      .expect(200);
   });
 
   it('expires the link after one hour', async () => {

@@ -9,6 +9,10 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/auth/reset-password',
   // E-mailed results: the signed, expiring token in the path is the credential.
   'GET /api/audio/download/:token',
+  // Payment providers' callbacks: the provider's verified signature (PayPal) or callback key (Orange Money) is the
+  // credential; an unverified one answers 401 BILLING.INVALID_SIGNATURE and counts for nothing.
+  'POST /api/payments/paypal/webhook',
+  'POST /api/payments/orange-money/callback',
 ]);
 
 describe('authentication on every API route', () => {
@@ -50,5 +54,13 @@ describe('authentication on every API route', () => {
     for (const route of PUBLIC_ROUTES) expect(routes.map((r) => `${r.method} ${r.path}`)).toContain(route);
     await request(test.url).get('/api/health').expect(200);
     await request(test.url).get('/api/auth/config').expect(200);
+    for (const path of ['/api/payments/paypal/webhook', '/api/payments/orange-money/callback']) {
+      const forged = await request(test.url).post(path).send({ id: 'WH-1', event_type: 'PAYMENT.CAPTURE.COMPLETED' });
+      expect({ path, status: forged.status, code: forged.body.code }).toEqual({
+        path,
+        status: 401,
+        code: 'BILLING.INVALID_SIGNATURE',
+      });
+    }
   });
 });

@@ -4,6 +4,7 @@ import { AccountReads } from './application/accounts/account-reads';
 import { PersonalData } from './application/accounts/personal-data';
 import { AfterResponse } from './application/auth/after-response';
 import { AuthController } from './application/auth/auth.controller';
+import { SessionsAfterPasswordReset } from './application/auth/sessions-after-reset';
 import { DeactivateController } from './application/deactivate/deactivate.controller';
 import { PreferencesController } from './application/preferences/preferences.controller';
 import { ProfileController } from './application/profile/profile.controller';
@@ -12,10 +13,10 @@ import { SignUpController } from './application/sign-up/sign-up.controller';
 import { SignUpService } from './application/sign-up/sign-up.service';
 
 /**
- * Accounts: sign-up after the provider's sign-in, profile, preferences, language, password reset, deactivation and
- * the purge 30 days later. Needs, from the application: the event and read stores, the query bus answered by the
- * projections package, a PersonalDataVault, a Mailer, an IdentityProvider and SessionRevocations (the API's token
- * check).
+ * Accounts: sign-up after the provider's sign-in, profile, preferences, language, password reset (which ends every
+ * session, access tokens included), deactivation and the purge 30 days later. Needs, from the application: the event
+ * and read stores, the query bus answered by the projections package, a PersonalDataVault, a Mailer, an
+ * IdentityProvider and SessionRevocations (the API's token check).
  */
 @Module({})
 export class IdentityModule {
@@ -30,6 +31,7 @@ export class IdentityModule {
         AccountPurger,
         AfterResponse,
         SignUpService,
+        SessionsAfterPasswordReset,
         { provide: IDENTITY_OPTIONS, useValue: options },
       ],
       exports: [AccountPurger, SignUpService, AfterResponse],

@@ -1,6 +1,6 @@
 export { IdentityModule } from './identity.module';
 export { AccountPurger, type IdentityOptions } from './application/purge/account-purger';
-export { IdentityProvider, type ProviderProfile } from './ports/identity-provider';
+export { IdentityProvider, type PasswordResetHandler, type ProviderProfile } from './ports/identity-provider';
 export { SessionRevocations } from './ports/session-revocations';
 export { AfterResponse } from './application/auth/after-response';
 export type { Language } from './contracts/events';

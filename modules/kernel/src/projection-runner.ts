@@ -97,6 +97,14 @@ export class ProjectionRunner {
     return [...this.definitions.keys()];
   }
 
+  /**
+   * Counts the steps this process's projections have taken (a step commits before it counts): when it has not
+   * changed, no read model changed here. A value read from the store may be reused while it stays the same.
+   */
+  get progressVersion(): number {
+    return this.progress.version;
+  }
+
   /** Starts one loop per projection. A projection whose stored version differs is rebuilt first. */
   async start(): Promise<void> {
     this.abort = new AbortController();

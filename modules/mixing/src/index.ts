@@ -1,1 +1,2 @@
 export { MixingModule } from './mixing.module';
+export { UnlockMix } from './contracts/commands';

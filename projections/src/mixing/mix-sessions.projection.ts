@@ -65,6 +65,8 @@ export const mixSessionsProjection = defineProjection<MixEvent, MixSessionDocume
           error: { code: 'PROCESSING.CANCELLED', message: 'The mix was cancelled.' },
           updatedAt: at,
         };
+      case 'MixUnlocked':
+        return { ...current, unlocked: true, updatedAt: at };
     }
   },
 });

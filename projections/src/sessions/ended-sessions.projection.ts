@@ -2,8 +2,9 @@ import type { EndedSessionsDocument, SessionsEnded } from '@kora/identity/contra
 import { defineProjection, streamId } from '@kora/kernel';
 
 /**
- * One document per account whose sessions ended (logout, deactivation, purge): the latest cutoff, before which its
- * access tokens are refused. The API's token check loads it at start, then follows the log from its checkpoint.
+ * One document per account whose sessions ended (logout, password reset, deactivation, purge): the latest cutoff,
+ * before which its access tokens are refused. The API's token check loads it at start, then follows the log from its
+ * checkpoint.
  */
 export const endedSessionsProjection = defineProjection<SessionsEnded, EndedSessionsDocument>({
   name: 'ended-sessions',

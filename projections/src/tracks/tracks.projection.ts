@@ -85,7 +85,7 @@ export const tracksProjection = defineProjection<TrackEvent, TrackDocument>({
         return { ...next, unlocked: true, status: ready ? resultStatus(current.service, true) : current.status };
       }
       case 'MasterReady':
-        return { ...next, status: 'MASTER_READY' };
+        return { ...next, status: resultStatus(event.data.service, true) };
       case 'TrackDeleted':
         return null;
       case 'TrackResultEmailed':

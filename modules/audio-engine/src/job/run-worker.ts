@@ -50,6 +50,12 @@ export function workerEntryPath(): string {
 export interface WorkerRunOptions extends RunOptions {
   /** Path of the worker entry (default: workerEntryPath()). */
   workerPath?: string;
+  /**
+   * How much lower than its process the job's thread (and the tools it starts) is scheduled, as nice values (0-19;
+   * default 0): a server gives its requests the CPU first. Linux only; elsewhere the job runs at its process's
+   * priority.
+   */
+  niceness?: number;
 }
 
 /** Runs `request` in a new worker thread; resolves with the result or rejects with an EngineError. */
@@ -69,7 +75,7 @@ export function runJob(request: JobRequest, options: WorkerRunOptions = {}): Pro
       rejectPromise(new CancelledError());
       return;
     }
-    const worker = new Worker(path, { workerData: { request: job } });
+    const worker = new Worker(path, { workerData: { request: job, niceness: options.niceness ?? 0 } });
     const children = new Set<number>();
     const temps = new Set<string>();
     let settled = false;

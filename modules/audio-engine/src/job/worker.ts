@@ -3,14 +3,33 @@
  * temporary files, so the parent can clean up if it has to terminate the thread), and the result or the error.
  * A `{ type: 'cancel' }` message aborts the job cooperatively.
  */
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { toEngineError } from '../errors';
 import type { JobRequest } from '../types';
 import { runJobInline } from './run-inline';
 import type { WorkerMessage } from './run-worker';
 
+/**
+ * Lowers this thread's scheduling priority by `niceness` (its tools, started from this thread, inherit it). On Linux
+ * a thread id is a valid target of setpriority(2), and /proc/thread-self names the calling thread (a synchronous
+ * call runs on this very thread). Elsewhere, or when refused, the job runs at its process's priority.
+ */
+function lowerPriority(niceness: number): void {
+  if (!(niceness > 0)) return;
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(tid) || tid <= 0 || tid === process.pid) return;
+    setPriority(tid, Math.min(19, getPriority(tid) + Math.round(niceness)));
+  } catch {
+    // not Linux: the process's priority
+  }
+}
+
 const port = parentPort;
 if (port) {
+  lowerPriority((workerData as { niceness?: number }).niceness ?? 0);
   const controller = new AbortController();
   const post = (message: WorkerMessage) => port.postMessage(message);
   port.on('message', (message: unknown) => {

@@ -109,7 +109,8 @@ export type StemsReady = DomainEvent<
 export type ProcessingFailed = DomainEvent<'ProcessingFailed', { jobId: string; code: string; message: string }>;
 export type ProcessingCancelled = DomainEvent<'ProcessingCancelled', { jobId: string }>;
 export type TrackUnlocked = DomainEvent<'TrackUnlocked', { via: 'demo' | 'payment' | 'credit' }>;
-export type MasterReady = DomainEvent<'MasterReady', Record<string, never>>;
+/** The final result is unlocked and ready (mastering: MASTER_READY; stems and enhancement: COMPLETED). */
+export type MasterReady = DomainEvent<'MasterReady', { service: TrackService }>;
 export type TrackDeleted = DomainEvent<'TrackDeleted', { keys: string[] }>;
 export type TrackResultEmailed = DomainEvent<'TrackResultEmailed', { recipientFingerprint: string; expiresAt: string }>;
 

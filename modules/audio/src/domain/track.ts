@@ -115,7 +115,7 @@ export function evolveTrack(state: TrackState, event: TrackEvent): TrackState {
         status: state.resultReady ? resultStatus(state.service!, true) : state.status,
       };
     case 'MasterReady':
-      return { ...state, status: 'MASTER_READY' };
+      return { ...state, status: resultStatus(event.data.service, true) };
     case 'TrackDeleted':
       return { ...state, deleted: true };
     case 'TrackResultEmailed':
@@ -200,9 +200,13 @@ export function decideTrack(command: TrackCommand, state: TrackState): TrackEven
         processingSeconds: command.processingSeconds,
         durationSec: command.durationSec,
       };
-      return command.stems
-        ? [{ type: 'StemsReady', data: { ...common, stems: command.stems } }]
-        : [{ type: 'PreviewReady', data: { ...common, before: command.before, after: command.after } }];
+      const ready: TrackEvent = command.stems
+        ? { type: 'StemsReady', data: { ...common, stems: command.stems } }
+        : { type: 'PreviewReady', data: { ...common, before: command.before, after: command.after } };
+      // Paid for before the result existed: the final result is ready with it.
+      return state.unlocked && !state.isDemo
+        ? [ready, { type: 'MasterReady', data: { service: state.service! } }]
+        : [ready];
     }
     case 'FailProcessing':
       requireJob(state, command.jobId);
@@ -215,7 +219,11 @@ export function decideTrack(command: TrackCommand, state: TrackState): TrackEven
       return [{ type: 'ProcessingCancelled', data: { jobId: state.jobId! } }];
     case 'UnlockTrack':
       requireTrack(state);
-      return state.unlocked ? [] : [{ type: 'TrackUnlocked', data: { via: command.via } }];
+      if (state.unlocked) return [];
+      return [
+        { type: 'TrackUnlocked', data: { via: command.via } },
+        ...(state.resultReady ? [{ type: 'MasterReady' as const, data: { service: state.service! } }] : []),
+      ];
     case 'DeleteTrack':
       if (!state.exists) throw new TrackNotFoundError();
       if (state.deleted) return [];

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
   type JobRequest,
   type JobResult,
@@ -15,6 +15,7 @@ import {
   type TrackService,
 } from '@kora/audio/contracts';
 import { BlobStore, type Document, ReadStore, scratchPrefix, sleep } from '@kora/kernel';
+import { JOB_OPTIONS, type JobOptions } from '@kora/kernel/nest';
 import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +48,7 @@ export class DemoLibrary {
     private readonly blobs: BlobStore,
     private readonly reads: ReadStore,
     @Inject('KORA_DEMO_SEED') private readonly seed: number,
+    @Optional() @Inject(JOB_OPTIONS) private readonly jobs: JobOptions | null = null,
   ) {}
 
   /** The demos, generating them first if this installation has none yet (one process generates; others wait). */
@@ -97,7 +99,8 @@ export class DemoLibrary {
       const songInfo = { size: (await stat(songPath)).size, durationSec: song.mixture.channels[0]!.length / 44_100 };
       const voiceInfo = { size: (await stat(voicePath)).size, durationSec: voice.channels[0]!.length / 48_000 };
       const run = (name: string, request: (outDir: string) => JobRequest): Promise<JobResult> =>
-        runJob(request(join(dir, name)));
+        // Scheduled below the requests, as jobs are (it runs in the API process, at the first sign-up).
+        runJob(request(join(dir, name)), { niceness: this.jobs?.niceness ?? 0 });
       const put = async (key: string, path: string, type: string): Promise<string> => {
         await this.blobs.putFile(`${base}/${key}`, path, type);
         return `${base}/${key}`;

@@ -98,13 +98,12 @@ export type AccountReactivated = DomainEvent<'AccountReactivated', { reactivated
 export type AccountPurged = DomainEvent<'AccountPurged', { purgedAt: string }>;
 /**
  * The account's sessions ended: every access token issued up to `tokensIssuedUntil` (the wall clock that stamps
- * tokens, to the second of their `iat`) is refused from then on, on every replica. Recorded at logout, with a
- * deactivation and with the purge.
+ * tokens, to the second of their `iat`) is refused from then on, on every replica. Recorded at logout, after a
+ * password reset through the built-in provider (account recovery: whoever held a token loses it), with a
+ * deactivation and with the purge. `password-reset` was added after the others: readers take any reason alike.
  */
-export type SessionsEnded = DomainEvent<
-  'SessionsEnded',
-  { reason: 'logout' | 'deactivation' | 'purge'; tokensIssuedUntil: string }
->;
+export type SessionsEnded = DomainEvent<'SessionsEnded', { reason: SessionsEndedReason; tokensIssuedUntil: string }>;
+export type SessionsEndedReason = 'logout' | 'password-reset' | 'deactivation' | 'purge';
 
 export type AccountEvent =
   | AccountRegistered

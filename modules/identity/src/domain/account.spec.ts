@@ -185,29 +185,29 @@ describe('requesting a password reset', () => {
   });
 });
 
-describe('ending the sessions at logout', () => {
-  const endSessions: AccountCommand = { type: 'EndSessions', tokensIssuedUntil: until };
+describe.each(['logout', 'password-reset'] as const)('ending the sessions (%s)', (reason) => {
+  const endSessions: AccountCommand = { type: 'EndSessions', reason, tokensIssuedUntil: until };
 
   it('ends the sessions of an active account', () => {
     given(active)
       .when(endSessions)
-      .then([sessionsEnded('logout')]);
+      .then([sessionsEnded(reason)]);
   });
 
   it('ends the sessions even before the sign-up call has registered the account', () => {
     given([])
       .when(endSessions)
-      .then([sessionsEnded('logout')]);
+      .then([sessionsEnded(reason)]);
   });
 
   it('ends the sessions of a deactivated account', () => {
     given(deactivated)
       .when(endSessions)
-      .then([sessionsEnded('logout')]);
+      .then([sessionsEnded(reason)]);
   });
 
   it('leaves the account active', () => {
-    given([...active, sessionsEnded('logout')]).thenState({ status: 'active' });
+    given([...active, sessionsEnded(reason)]).thenState({ status: 'active' });
   });
 });
 

@@ -45,8 +45,11 @@ export type AccountCommand =
   | { type: 'UpdatePreferences'; preferences: Preferences }
   | { type: 'ChangeLanguage'; language: Language }
   | { type: 'RequestPasswordReset' }
-  /** `tokensIssuedUntil`: access tokens issued up to this instant stop working (see `SessionsEnded`). */
-  | { type: 'EndSessions'; tokensIssuedUntil: string }
+  /**
+   * `tokensIssuedUntil`: access tokens issued up to this instant stop working (see `SessionsEnded`). At logout, or
+   * once a password was reset through the provider.
+   */
+  | { type: 'EndSessions'; reason: 'logout' | 'password-reset'; tokensIssuedUntil: string }
   | { type: 'DeactivateAccount'; via: 'settings' | 'delete-account'; now: Date; tokensIssuedUntil: string }
   | { type: 'PurgeAccount'; now: Date; tokensIssuedUntil: string };
 
@@ -128,8 +131,9 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
       requireActive(state);
       return [{ type: 'PasswordResetRequested', data: {} }];
     case 'EndSessions':
-      // Whatever the account's state: a token must stop working at logout even before the sign-up call.
-      return [sessionsEnded('logout', command.tokensIssuedUntil)];
+      // Whatever the account's state: a token must stop working at logout (or once its password was reset) even
+      // before the sign-up call, and on a deactivated account too.
+      return [sessionsEnded(command.reason, command.tokensIssuedUntil)];
     case 'DeactivateAccount': {
       // Already scheduled: keep the first date, but still end the sessions of whoever asks again.
       if (state.status === 'deactivated') return [sessionsEnded('deactivation', command.tokensIssuedUntil)];

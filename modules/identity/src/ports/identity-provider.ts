@@ -10,11 +10,21 @@ export interface ProviderProfile {
   locale: string | null;
 }
 
+/** What the accounts module does once a user's password was reset through the provider (see `onPasswordReset`). */
+export type PasswordResetHandler = (userId: string) => Promise<void>;
+
 /**
  * The identity provider as the accounts module needs it. Adapters: the built-in OpenID provider (`/oidc`) and any
  * external OIDC issuer (Auth0, ...), which manages passwords and sessions itself.
  */
 export abstract class IdentityProvider {
+  /**
+   * Set by the accounts module: a provider that resets passwords itself (the built-in one) calls it after the new
+   * password is set and its own sessions are ended, and answers the reset only once it has resolved, so that the
+   * access tokens issued before the reset are refused from then on (account recovery after a takeover).
+   */
+  onPasswordReset: PasswordResetHandler | null = null;
+
   /** `built-in` or `external`. */
   abstract readonly kind: 'built-in' | 'external';
   abstract readonly issuer: string;

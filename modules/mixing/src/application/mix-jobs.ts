@@ -3,6 +3,7 @@ import { CancelledError, EngineError, type MixResult, type MusicalStyle, runJob 
 import { BlobStore, EventStore, type RecordedEvent, streamId } from '@kora/kernel';
 import {
   CommandContexts,
+  type JobContext,
   type JobDoc,
   type JobHandler,
   JobQueue,
@@ -92,10 +93,7 @@ export class MixJobs implements JobHandler, OnModuleInit {
     });
   }
 
-  async run(
-    doc: JobDoc,
-    { signal, workDir, workerId }: { signal: AbortSignal; workDir: string; workerId: string },
-  ): Promise<void> {
+  async run(doc: JobDoc, { signal, workDir, workerId, niceness }: JobContext): Promise<void> {
     const job = doc as JobDoc<MixJobPayload>;
     const sessionId = job.subject;
     const context = this.contexts.forSystem(job.userId, job._id);
@@ -123,6 +121,7 @@ export class MixJobs implements JobHandler, OnModuleInit {
             },
             {
               signal,
+              niceness,
               onProgress: ({ progress }) => {
                 if (Date.now() - lastSent < 500) return;
                 lastSent = Date.now();

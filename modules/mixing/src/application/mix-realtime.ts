@@ -8,6 +8,7 @@ const STATUS: Partial<Record<MixEvent['type'], string>> = {
   MixReady: 'COMPLETED',
   MixFailed: 'FAILED',
   MixCancelled: 'FAILED',
+  MixUnlocked: 'COMPLETED',
 };
 
 /** `mix.status` to the owner's sockets when a mix starts, is ready, fails or is cancelled. */
@@ -25,6 +26,7 @@ export class MixRealtime implements OnModuleInit {
           sessionId: streamId(event.streamName),
           status: STATUS[event.type],
           error: event.type === 'MixFailed' ? event.data.message : null,
+          ...(event.type === 'MixUnlocked' ? { unlocked: true } : {}),
         },
       };
     });

@@ -45,6 +45,8 @@ export type MixReady = DomainEvent<
 >;
 export type MixFailed = DomainEvent<'MixFailed', { jobId: string; code: string; message: string }>;
 export type MixCancelled = DomainEvent<'MixCancelled', { jobId: string }>;
+/** The mix was paid for (billing, through `UnlockMix`): the final mix and each processed track stream in full. */
+export type MixUnlocked = DomainEvent<'MixUnlocked', { via: 'payment' | 'credit' }>;
 
 export type MixEvent =
   | MixSessionCreated
@@ -56,7 +58,8 @@ export type MixEvent =
   | MixStarted
   | MixReady
   | MixFailed
-  | MixCancelled;
+  | MixCancelled
+  | MixUnlocked;
 
 export const MIX_EVENT_TYPES = [
   'MixSessionCreated',
@@ -69,4 +72,5 @@ export const MIX_EVENT_TYPES = [
   'MixReady',
   'MixFailed',
   'MixCancelled',
+  'MixUnlocked',
 ] as const satisfies readonly MixEvent['type'][];

@@ -22,6 +22,8 @@ export const sessionNotFound = (): MixError => new MixError('mixing.sessionNotFo
 
 export interface SessionState {
   exists: boolean;
+  ownerId: string | null;
+  unlocked: boolean;
   status: MixSessionStatus;
   mixingStyle: string;
   sampleRate: 44100 | 48000;
@@ -53,10 +55,13 @@ export type SessionCommand =
       durationSec: number;
     }
   | { type: 'FailMix'; jobId: string; code: string; message: string }
-  | { type: 'CancelMix' };
+  | { type: 'CancelMix' }
+  | { type: 'UnlockMix'; via: 'payment' | 'credit' };
 
 const initial = (): SessionState => ({
   exists: false,
+  ownerId: null,
+  unlocked: false,
   status: 'CREATED',
   mixingStyle: 'POP',
   sampleRate: 44100,
@@ -68,7 +73,13 @@ const initial = (): SessionState => ({
 function evolve(state: SessionState, event: MixEvent): SessionState {
   switch (event.type) {
     case 'MixSessionCreated':
-      return { ...initial(), exists: true, mixingStyle: event.data.mixingStyle, sampleRate: event.data.sampleRate };
+      return {
+        ...initial(),
+        exists: true,
+        ownerId: event.data.ownerId,
+        mixingStyle: event.data.mixingStyle,
+        sampleRate: event.data.sampleRate,
+      };
     case 'MixSessionChanged':
       return { ...state, status: 'CREATED', jobId: null, ...event.data };
     case 'MixTrackAdded':
@@ -102,6 +113,8 @@ function evolve(state: SessionState, event: MixEvent): SessionState {
     case 'MixFailed':
     case 'MixCancelled':
       return { ...state, status: 'FAILED' };
+    case 'MixUnlocked':
+      return { ...state, unlocked: true };
   }
 }
 
@@ -189,6 +202,9 @@ function decide(command: SessionCommand, state: SessionState): MixEvent[] {
       requireSession(state);
       if (state.status !== 'PROCESSING') return [];
       return [{ type: 'MixCancelled', data: { jobId: state.jobId! } }];
+    case 'UnlockMix':
+      requireSession(state);
+      return state.unlocked ? [] : [{ type: 'MixUnlocked', data: { via: command.via } }];
   }
 }
 

@@ -2,7 +2,14 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { CancelledError, EngineError, type JobRequest, type JobResult, runJob } from '@kora/audio-engine';
 import { BlobStore, type RecordedEvent, streamId } from '@kora/kernel';
-import { CommandContexts, type JobDoc, type JobHandler, JobRunner, RealtimeRegistry } from '@kora/kernel/nest';
+import {
+  CommandContexts,
+  type JobContext,
+  type JobDoc,
+  type JobHandler,
+  JobRunner,
+  RealtimeRegistry,
+} from '@kora/kernel/nest';
 import type { LoudnessSummary, TrackFiles, TrackStatus } from '../../contracts/events';
 import { ORIGINAL_WAV, stemFile, stemPreviewFile } from '../../contracts/files';
 import { type EngineSpeedDocument, GetEngineSpeed } from '../../contracts/queries';
@@ -41,10 +48,7 @@ export class TrackJobHandler implements JobHandler, OnModuleInit {
     return streamId(event.streamName);
   }
 
-  async run(
-    doc: JobDoc,
-    { signal, workDir, workerId }: { signal: AbortSignal; workDir: string; workerId: string },
-  ): Promise<void> {
+  async run(doc: JobDoc, { signal, workDir, workerId, niceness }: JobContext): Promise<void> {
     const job = doc as JobDoc<TrackJobPayload>;
     const trackId = job.subject;
     const context = this.contexts.forSystem(job.userId, job._id);
@@ -62,7 +66,11 @@ export class TrackJobHandler implements JobHandler, OnModuleInit {
       }
       const startedAt = Date.now();
       const result = await this.blobs.withLocalFile(job.payload.upload.originalKey, (input) =>
-        runJob(this.request(job, workDir, input)!, { signal, onProgress: this.progressReporter(job, startedAt) }),
+        runJob(this.request(job, workDir, input)!, {
+          signal,
+          niceness,
+          onProgress: this.progressReporter(job, startedAt),
+        }),
       );
       const files = await this.storeOutputs(job, result, workDir, signal);
       await this.tracks.execute(

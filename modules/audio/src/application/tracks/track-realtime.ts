@@ -61,7 +61,7 @@ function statusOf(
     case 'ProcessingCancelled':
       return { status: 'FAILED', progress: null, error: 'Processing was cancelled.' };
     case 'MasterReady':
-      return { status: 'MASTER_READY', progress: 1, error: null };
+      return { status: resultStatus(event.data.service, true), progress: 1, error: null };
     case 'TrackDeleted':
       return { status: 'DELETED', progress: null, error: null };
     default:

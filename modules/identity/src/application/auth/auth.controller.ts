@@ -74,7 +74,7 @@ export class AuthController {
     const tokensIssuedUntil = this.revocations.cutoff();
     await this.accounts.execute(
       user.userId,
-      { type: 'EndSessions', tokensIssuedUntil },
+      { type: 'EndSessions', reason: 'logout', tokensIssuedUntil },
       this.contexts.forUser(user.userId),
     );
     await this.revocations.settled(tokensIssuedUntil);

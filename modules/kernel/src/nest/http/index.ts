@@ -1,2 +1,3 @@
 export * from './multipart';
 export * from './send-blob';
+export * from './close-after-answer';

@@ -28,10 +28,27 @@ export interface ReceiveOptions<T> {
   /** The form field that carries files. */
   fileField: string;
   maxFiles: number;
-  /** The largest file accepted, given the fields received before the file started. */
+  /**
+   * The largest file accepted, given the fields received before the file started. Given no fields, the largest any
+   * fields allow: the whole body may weigh `maxFiles` times that, plus the fields.
+   */
   maxBytes: (fieldsSoFar: Record<string, string>) => number;
   /** Streams one file somewhere (the blob store); the stream errors if the file passes `maxBytes`. */
   store: (file: Readable, index: number, filename: string, mimeType: string) => Promise<T>;
+}
+
+const MB = 1024 * 1024;
+/** What a body may carry besides its files: the fields (20 of 64 KB at most) and the parts' headers. */
+const FORM_OVERHEAD = 2 * MB;
+
+function tooLarge(limit: number, what = 'file'): UploadRejectedError {
+  const limitMb = Math.round(limit / MB);
+  return new UploadRejectedError(
+    'upload.fileSizeMax',
+    `The ${what} is too large (at most ${limitMb} MB).`,
+    { limitMb },
+    413,
+  );
 }
 
 /** Counts bytes going through and fails the stream past the limit, so nothing larger is ever stored. */
@@ -43,14 +60,7 @@ class SizeLimit extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.size += chunk.length;
     if (this.size > this.limit) {
-      callback(
-        new UploadRejectedError(
-          'upload.fileSizeMax',
-          `The file is too large (at most ${Math.round(this.limit / 1048576)} MB).`,
-          { limitMb: Math.round(this.limit / 1048576) },
-          413,
-        ),
-      );
+      callback(tooLarge(this.limit));
       return;
     }
     callback(null, chunk);
@@ -63,9 +73,15 @@ class SizeLimit extends Transform {
  * reported through `stored` of the rejection so the caller can remove them.
  *
  * Every error path settles the one promise returned, and only once every `store` has settled (so the caller's
- * cleanup never races a write still in progress): a file past its limit (413 `upload.fileSizeMax`), a store that
- * fails (a full disk), a malformed body, a client that goes away. No stream error and no rejection is left without
- * a handler: one bad request must never reach the process's `unhandledRejection`.
+ * cleanup never races a write still in progress): a file past its limit (413 `upload.fileSizeMax`), a body past
+ * what `maxFiles` files and the form's fields can weigh (the same 413: files under another name, parts past the
+ * limits and the text around the parts are not stored but count), a store that fails (a full disk), a malformed
+ * body, a client that goes away. No stream error and no rejection is left without a handler: one bad request must
+ * never reach the process's `unhandledRejection`.
+ *
+ * The first failure decides the answer: parsing stops there, without reading the rest of the body. The request is
+ * left unread for the HTTP layer, which answers with `Connection: close` and discards a bounded amount of what
+ * follows before closing the connection (`closeAfterAnswer`): a client sending on forever holds nothing.
  */
 export function receiveMultipart<T>(
   request: IncomingMessage,
@@ -90,6 +106,16 @@ export function receiveMultipart<T>(
     let failure: unknown = null;
     const fail = (error: unknown): void => {
       failure ??= error;
+      // The answer is decided: stop reading. Destroying the parser ends the file being read (its store rejects)
+      // and closes the parser, which settles the promise once every store has.
+      request.unpipe(parser);
+      parser.destroy();
+    };
+    const bodyLimit = options.maxFiles * options.maxBytes(Object.create(null) as Record<string, string>);
+    let received = 0;
+    const count = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received > bodyLimit + FORM_OVERHEAD && !failure) fail(tooLarge(bodyLimit, 'upload'));
     };
 
     parser.on('field', (name, value) => {
@@ -97,6 +123,9 @@ export function receiveMultipart<T>(
     });
     parser.on('file', (name, stream, info) => {
       if (name !== options.fileField || failure) {
+        // Not kept; its bytes count against the body's limit. A failure that stops the parser while this part is
+        // being read ends it with an error, which must find a listener (an unheard stream error ends the process).
+        stream.on('error', () => undefined);
         stream.resume();
         return;
       }
@@ -122,8 +151,6 @@ export function receiveMultipart<T>(
           (error: unknown) => {
             fail(error);
             limit.destroy();
-            // Read the rest of the file and discard it, so the client gets the answer instead of a reset.
-            stream.resume();
             return null;
           },
         ),
@@ -151,6 +178,8 @@ export function receiveMultipart<T>(
     };
     request.on('aborted', aborted);
     request.on('error', aborted);
+    request.on('data', count);
+    parser.once('close', () => request.off('data', count));
     request.pipe(parser);
   });
 }

@@ -26,6 +26,11 @@ export interface JobOptions {
   readonly workers: number;
   /** How long a worker's hold lasts without renewal. */
   readonly leaseMs: number;
+  /**
+   * How much lower than the process the jobs' heavy work is scheduled (nice values, 0-19; default 0): handlers pass
+   * it to the engine, so requests get the CPU first.
+   */
+  readonly niceness?: number;
 }
 
 /** What a job looks like before the queue takes it. */

@@ -23,9 +23,17 @@ export interface JobHandler {
   subjectOf(event: RecordedEvent): string;
   /**
    * Runs the job. Resolve when the job's outcome is recorded (success or failure); reject with a cancellation when
-   * `signal` aborts. `workDir` is a fresh temporary directory, removed afterwards.
+   * `signal` aborts. `workDir` is a fresh temporary directory, removed afterwards. `niceness`: how much lower than
+   * the process to schedule the heavy work (`JobOptions.niceness`).
    */
-  run(job: JobDoc, context: { signal: AbortSignal; workDir: string; workerId: string }): Promise<void>;
+  run(job: JobDoc, context: JobContext): Promise<void>;
+}
+
+export interface JobContext {
+  signal: AbortSignal;
+  workDir: string;
+  workerId: string;
+  niceness: number;
 }
 
 interface Running {
@@ -140,7 +148,12 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     heartbeat.unref();
     const workDir = await mkdtemp(join(tmpdir(), scratchPrefix('job')));
     try {
-      await handler.run(job, { signal: running.controller.signal, workDir, workerId: this.workerId });
+      await handler.run(job, {
+        signal: running.controller.signal,
+        workDir,
+        workerId: this.workerId,
+        niceness: this.options.niceness ?? 0,
+      });
     } catch (error) {
       if (!running.stoppedBy)
         this.logger.error(`job ${job._id} (${job.kind}) failed: ${(error as Error)?.stack ?? String(error)}`);

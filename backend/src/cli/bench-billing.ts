@@ -1,0 +1,346 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { IdentityProvider, SignUpService } from '@kora/identity';
+import { toAppend, trackStream, uuidv7 } from '@kora/kernel';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { AppModule } from '../app.module';
+import { loadConfig } from '../config/config';
+import { BuiltInIdentityProvider } from '../identity-provider/built-in-provider';
+import { closeStores, openStores } from '../infra/infra.module';
+
+/**
+ * `npm run bench:billing`: billing on the embedded defaults, the server in its own process on loopback, the load from
+ * this one.
+ * 1. Seeds ACCOUNTS accounts (built-in sign-in, registered) with an API token each, and CREDITS processed mastering
+ *    tracks per account (PREVIEW_READY, written to the log as the worker would: billing is measured, not the DSP).
+ * 2. Purchases: every account buys a 5-credit mastering pack through the PayPal sandbox over HTTP (createIntent, the
+ *    payer's approval, capture), PURCHASE_CONCURRENCY accounts at a time.
+ * 3. Unlocks: every account spends its 5 credits on its 5 tracks (`POST /api/audio/track/{id}/master`
+ *    `{ credit: true }`), UNLOCK_CONCURRENCY requests in flight across all accounts: unlocks per second, latency.
+ * 4. Stops the server and runs `npm run audit` over the result: clean or not, and its replay rate.
+ * `--accounts N` changes the number of accounts.
+ */
+const ROOT = join(__dirname, '..', '..', '..');
+const CREDITS = 5;
+const PURCHASE_CONCURRENCY = 50;
+const UNLOCK_CONCURRENCY = 64;
+
+function accountsWanted(): number {
+  const index = process.argv.indexOf('--accounts');
+  const value = index >= 0 ? Number(process.argv[index + 1]) : 1_000;
+  if (!Number.isInteger(value) || value < 1) throw new Error('--accounts takes a positive integer');
+  return value;
+}
+
+interface Account {
+  userId: string;
+  token: string;
+  tracks: string[];
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+/** One JSON request (keep-alive): status, parsed body and milliseconds. */
+function call(
+  port: number,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown>; ms: number }> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        agent,
+        headers: {
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          const text = Buffer.concat(chunks).toString();
+          let parsed: Record<string, unknown>;
+          try {
+            parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+          } catch {
+            parsed = { text };
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed, ms });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** Runs `work` over `items`, `concurrency` at a time. */
+async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
+const percentile = (sorted: number[], q: number): number =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+async function createAccounts(env: NodeJS.ProcessEnv, count: number): Promise<Account[]> {
+  const config = loadConfig({ ...env, PROJECTIONS: 'on', WORKERS: '0', PROCESSORS: 'off' });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, pino({ level: 'warn' })), {
+    logger: ['error', 'warn'],
+  });
+  try {
+    const provider = app.get(IdentityProvider);
+    if (!(provider instanceof BuiltInIdentityProvider)) throw new Error('built-in provider expected');
+    const accounts: Account[] = [];
+    const indexes = Array.from({ length: count }, (_, index) => index);
+    await pool(indexes, 8, async (index) => {
+      const user = await provider.users.create({
+        email: `buyer-${index + 1}@example.sn`,
+        password: 'bench-password-1',
+        givenName: `Buyer ${index + 1}`,
+        familyName: '',
+        locale: 'fr',
+        emailVerified: true,
+      });
+      await app.get(SignUpService).register(user._id, await provider.profile(user._id), 'fr');
+      const token = await provider.signAccessToken(user._id, 120, config.oidc.clientId, config.oidc.audience);
+      accounts.push({ userId: user._id, token, tracks: [] });
+    });
+    return accounts;
+  } finally {
+    await app.close();
+  }
+}
+
+/** CREDITS mastering results in PREVIEW_READY per account, appended to the log. */
+async function seedTracks(env: NodeJS.ProcessEnv, accounts: Account[]): Promise<void> {
+  const stores = await openStores(loadConfig(env));
+  try {
+    for (const account of accounts) {
+      const context = {
+        userId: account.userId,
+        correlationId: 'bench',
+        causationId: 'bench',
+        clock: { now: () => new Date() },
+        ids: { newId: uuidv7 },
+      };
+      for (let i = 0; i < CREDITS; i += 1) {
+        const trackId = uuidv7();
+        const jobId = uuidv7();
+        await stores.events.append(
+          trackStream(trackId),
+          toAppend(
+            [
+              {
+                type: 'TrackUploaded',
+                data: {
+                  trackId,
+                  ownerId: account.userId,
+                  service: 'AI_MASTERING',
+                  filename: `Song ${i}.wav`,
+                  format: 'wav',
+                  contentType: 'audio/wav',
+                  fileSize: 5_000_000,
+                  durationSec: 180,
+                  sampleRate: 44_100,
+                  channels: 2,
+                  isVideo: false,
+                  isDemo: false,
+                  originalKey: `tracks/${trackId}/original`,
+                },
+              },
+              {
+                type: 'ProcessingRequested',
+                data: { jobId, service: 'AI_MASTERING', options: { preset: null, mode: null } },
+              },
+              {
+                type: 'PreviewReady',
+                data: {
+                  jobId,
+                  service: 'AI_MASTERING',
+                  files: { preview: `tracks/${trackId}/preview` },
+                  processingSeconds: 5,
+                  durationSec: 180,
+                  before: null,
+                  after: null,
+                },
+              },
+            ],
+            context,
+          ),
+          'no_stream',
+        );
+        account.tracks.push(trackId);
+      }
+    }
+  } finally {
+    await closeStores(stores);
+  }
+}
+
+async function startServer(env: NodeJS.ProcessEnv, port: number, probe: Account): Promise<ChildProcess> {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = spawn(process.execPath, [...nodeArgs, join(ROOT, 'backend/dist/main.js')], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      // Ready when the read models show the last account's tracks (the projections catch up at start).
+      const answer = await call(port, 'GET', `/api/audio/track/${probe.tracks.at(-1)}`, probe.token);
+      if (answer.status === 200) return server;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      server.kill('SIGKILL');
+      throw new Error('the server did not start');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.once('exit', resolve));
+}
+
+async function main(): Promise<void> {
+  const count = accountsWanted();
+  const dir = mkdtempSync(join(tmpdir(), 'kora-bench-billing-'));
+  const port = 19_000 + Math.floor(Math.random() * 1_000);
+  const env = {
+    ...process.env,
+    DATA_DIR: join(dir, 'data'),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'warn',
+    WORKERS: '0',
+    DEMO_TRACKS: 'off',
+  };
+  const rows: string[] = [];
+  try {
+    process.stderr.write(`creating ${count} accounts...\n`);
+    let started = Date.now();
+    const accounts = await createAccounts(env, count);
+    process.stderr.write(`  ${((Date.now() - started) / 1000).toFixed(1)} s; seeding ${count * CREDITS} tracks...\n`);
+    await seedTracks(env, accounts);
+    const server = await startServer(env, port, accounts.at(-1)!);
+    try {
+      // The sandbox's webhooks are off: our own capture call is the only report, as when webhooks are not set up.
+      await call(port, 'PUT', '/sandbox/knobs', null, { webhooks: false });
+      process.stderr.write(`purchases: ${count} packs, ${PURCHASE_CONCURRENCY} accounts at a time...\n`);
+      const purchaseMs: number[] = [];
+      let purchaseErrors = 0;
+      started = Date.now();
+      await pool(accounts, PURCHASE_CONCURRENCY, async (account) => {
+        const t0 = process.hrtime.bigint();
+        const intent = await call(port, 'POST', '/api/payments/createIntent', account.token, {
+          provider: 'PAYPAL',
+          currency: 'USD',
+          planId: 'mastering-starter',
+          billingCycle: 'MONTHLY',
+          paymentType: 'PACK',
+        });
+        const orderId = intent.body.orderId as string;
+        const approve = await call(port, 'POST', `/sandbox/paypal/orders/${orderId}/approve`, null, {});
+        const capture = await call(port, 'POST', `/api/payments/paypal/capture/${orderId}`, account.token);
+        if (intent.status !== 201 || approve.status !== 200 || capture.status !== 200) purchaseErrors += 1;
+        purchaseMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      });
+      const purchaseSeconds = (Date.now() - started) / 1000;
+      purchaseMs.sort((a, b) => a - b);
+      rows.push(
+        `| purchases (createIntent + approval + capture), ${PURCHASE_CONCURRENCY} accounts at a time: packs/s | ${(count / purchaseSeconds).toFixed(0)} | - |`,
+        `| purchase, the three calls: p50 / p99 | ${percentile(purchaseMs, 0.5).toFixed(1)} / ${percentile(purchaseMs, 0.99).toFixed(1)} ms | - |`,
+        `| purchases failed | ${purchaseErrors} | 0 |`,
+      );
+
+      const unlocks = accounts.flatMap((account) => account.tracks.map((trackId) => ({ account, trackId })));
+      // Interleave the accounts, so concurrent requests are of many accounts (and some of the same one).
+      unlocks.sort((a, b) => a.account.tracks.indexOf(a.trackId) - b.account.tracks.indexOf(b.trackId));
+      process.stderr.write(`unlocks: ${unlocks.length} credits spent, ${UNLOCK_CONCURRENCY} in flight...\n`);
+      const unlockMs: number[] = [];
+      const statuses = new Map<number, number>();
+      started = Date.now();
+      await pool(unlocks, UNLOCK_CONCURRENCY, async ({ account, trackId }) => {
+        const answer = await call(port, 'POST', `/api/audio/track/${trackId}/master`, account.token, { credit: true });
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        if (answer.status === 200 && answer.body.creditsUsed !== 1) statuses.set(-1, (statuses.get(-1) ?? 0) + 1);
+        unlockMs.push(answer.ms);
+      });
+      const unlockSeconds = (Date.now() - started) / 1000;
+      unlockMs.sort((a, b) => a - b);
+      rows.push(
+        `| unlocks by credit, ${UNLOCK_CONCURRENCY} in flight: unlocks/s | ${(unlocks.length / unlockSeconds).toFixed(0)} | >= 300 |`,
+        `| unlock latency p50 / p99 / max | ${percentile(unlockMs, 0.5).toFixed(1)} / ${percentile(unlockMs, 0.99).toFixed(1)} / ${unlockMs.at(-1)!.toFixed(1)} ms | p99 < 100 ms |`,
+        `| unlock answers | ${[...statuses].map(([status, n]) => `${status === -1 ? 'no credit used' : status}: ${n}`).join(', ')} | 200 only |`,
+      );
+    } finally {
+      await stopServer(server);
+    }
+
+    process.stderr.write('npm run audit over the result...\n');
+    const auditStarted = Date.now();
+    const audit = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [join(ROOT, 'backend/dist/cli/audit.js'), '--csv'],
+        { env, maxBuffer: 256 << 20 },
+        (error, stdout) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout }),
+      );
+    });
+    const auditSeconds = (Date.now() - auditStarted) / 1000;
+    const text = await new Promise<string>((resolve) => {
+      execFile(process.execPath, [join(ROOT, 'backend/dist/cli/audit.js')], { env, maxBuffer: 256 << 20 }, (_e, out) =>
+        resolve(out),
+      );
+    });
+    const replay = /Replayed (\d+) events .* in (\d+) ms \(([\d,]+) events\/s\)/.exec(text);
+    const violations = audit.stdout.split('\n').filter((line) => line.startsWith('violation,')).length;
+    rows.push(
+      `| npm run audit: exit code, violations | ${audit.code}, ${violations} | 0, 0 |`,
+      `| audit replay: events, time, rate | ${replay?.[1] ?? '?'} events, ${replay?.[2] ?? '?'} ms, ${replay?.[3] ?? '?'} events/s | >= 100,000 events/s |`,
+      `| audit command, wall time (process start, stores, replay, read-model comparison, report) | ${auditSeconds.toFixed(2)} s | - |`,
+    );
+    const revenue = audit.stdout.split('\n').filter((line) => line.startsWith('revenue,'));
+    rows.push(`| audit revenue rows | ${revenue.join('; ')} | USD PAYPAL ${count} x 19.99 |`);
+
+    console.log(
+      `Billing on the embedded defaults, ${count} accounts (${cpus().length} cores, ${cpus()[0]?.model ?? ''}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version})\n`,
+    );
+    console.log('| measure | value | target |');
+    console.log('|---|---:|---:|');
+    for (const row of rows) console.log(row);
+  } finally {
+    agent.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,129 @@
+import { creditsStream, EventStore } from '@kora/kernel';
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { tempDir } from '../support/temp';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { AUDIT_CLI, buyPackOverHttp, eventsOf, runCli, seedTrack } from './billing-support';
+
+describe('npm run audit over a log made by the HTTP flows', () => {
+  const dir = tempDir('kora-audit-');
+  let test: TestApp;
+  let awa: { auth: { Authorization: string }; userId: string };
+  let packPaymentId: string;
+
+  beforeAll(async () => {
+    test = await startTestApp({ dataDir: dir.path });
+    awa = { userId: 'awa-audit', auth: { Authorization: `Bearer ${await test.token('awa-audit')}` } };
+    const kofi = { userId: 'kofi-audit', auth: { Authorization: `Bearer ${await test.token('kofi-audit')}` } };
+    // A pack bought with PayPal, two credits spent on unlocks.
+    packPaymentId = (await buyPackOverHttp(test.url, awa.auth)).paymentId;
+    for (let i = 0; i < 2; i += 1) {
+      const trackId = await seedTrack(test, awa.userId);
+      await request(test.url)
+        .post(`/api/audio/track/${trackId}/master`)
+        .set(awa.auth)
+        .send({ credit: true })
+        .expect(200);
+    }
+    // One track paid with Orange Money in XOF.
+    const trackId = await seedTrack(test, kofi.userId, 'STEM_SEPARATION');
+    const intent = await request(test.url)
+      .post('/api/payments/createIntent')
+      .set(kofi.auth)
+      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
+      .expect(201);
+    await request(test.url).post(`/sandbox/orange-money/payments/${intent.body.paymentId}/pay`).send({}).expect(200);
+    await request(test.url)
+      .post('/api/payments/status')
+      .set(kofi.auth)
+      .send({ paymentIntentId: intent.body.paymentId })
+      .expect(200);
+    // A payment left pending and one declined: neither is revenue.
+    await request(test.url)
+      .post('/api/payments/createIntent')
+      .set(kofi.auth)
+      .send({ provider: 'PAYPAL', currency: 'EUR', planId: 'stems-starter' })
+      .expect(201);
+    await test.close();
+  }, 60_000);
+  afterAll(() => dir.cleanup());
+
+  it('passes: exit 0, revenue by currency and provider, balances by account', async () => {
+    const { code, stdout, stderr } = await runCli(AUDIT_CLI, dir.path);
+    expect(stderr).toBe('');
+    expect({ [stdout]: code }).toEqual({ [stdout]: 0 });
+    expect(stdout).toContain('No violation');
+    expect(stdout).toContain('| USD | PAYPAL | 1 | 19.99 | 0 | 0.00 | 19.99 |');
+    expect(stdout).toContain('| XOF | ORANGE_MONEY | 1 | 4500 | 0 | 0 | 4500 |');
+    expect(stdout).toContain('| awa-audit | AI_MASTERING | 5 | 2 | 0 | 0 | 3 | 3 |');
+  });
+
+  it('--account, --csv and a --from after every sale', async () => {
+    const mine = await runCli(AUDIT_CLI, dir.path, ['--account', 'kofi-audit', '--csv']);
+    expect(mine.code).toBe(0);
+    const lines = mine.stdout.split('\n');
+    expect(lines).toContain('revenue,XOF,ORANGE_MONEY,1,4500,0,0,4500');
+    expect(lines.some((line) => line.includes('USD'))).toBe(false);
+    const later = await runCli(AUDIT_CLI, dir.path, ['--from', '2999-01-01', '--csv']);
+    expect(later.stdout.split('\n').filter((line) => line.startsWith('revenue,'))).toEqual([]);
+    const bad = await runCli(AUDIT_CLI, dir.path, ['--from', 'yesterday-ish']);
+    expect(bad.code).toBe(2);
+  });
+
+  it('fails on a log seeded with a double grant: exit 1, naming the events', async () => {
+    const { openStores, closeStores } = await import('../../src/infra/infra.module');
+    const { loadConfig } = await import('../../src/config/config');
+    const stores = await openStores(loadConfig({ DATA_DIR: dir.path, LOG_LEVEL: 'silent' }));
+    const duplicateId = randomUUID();
+    try {
+      const [grant] = (await stores.events.readStream(creditsStream(awa.userId))).filter(
+        (e) => e.type === 'PackPurchased',
+      );
+      expect(grant).toBeDefined();
+      // The same payment granted a second time, as a grant that skipped the decider would.
+      await stores.events.append(
+        creditsStream(awa.userId),
+        [
+          {
+            id: duplicateId,
+            type: 'PackPurchased',
+            data: { ...(grant!.data as object), balance: 8 },
+            metadata: grant!.metadata,
+          },
+        ],
+        'any',
+      );
+    } finally {
+      await closeStores(stores);
+    }
+    const { code, stdout } = await runCli(AUDIT_CLI, dir.path);
+    expect(code).toBe(1);
+    expect(stdout).toContain('[grant.twice]');
+    expect(stdout).toContain(`payment ${packPaymentId} is granted 2 times`);
+    expect(stdout).toContain(`PackPurchased ${duplicateId}`);
+  });
+});
+
+describe('the audit in the test app', () => {
+  it('is clean right after the billing flows and sees events, not read models', async () => {
+    const test = await startTestApp();
+    try {
+      const auth = { Authorization: `Bearer ${await test.token('ama-audit')}` };
+      await buyPackOverHttp(test.url, auth, 'enhancement-starter');
+      const { runAudit } = await import('../../src/cli/audit-run');
+      const result = await runAudit(
+        test.app.get(EventStore),
+        test.app.get((await import('@kora/kernel')).ReadStore),
+        {},
+      );
+      expect(result.report.violations).toEqual([]);
+      expect(result.differences).toEqual([]);
+      expect(result.report.events).toBe(
+        (await eventsOf(test, ['PaymentIntentCreated', 'PaymentCaptured', 'PackPurchased'])).length,
+      );
+    } finally {
+      await test.close();
+    }
+  });
+});

@@ -1,0 +1,347 @@
+import { OrangeMoneyRestGateway, PayPalRestGateway, ProviderRefusal, ProviderUnavailable } from '@kora/billing';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ConfigError, loadConfig } from '../../src/config/config';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { eventsOf, seedTrack } from './billing-support';
+import { FakeOrangeMoney, FakePayPal } from './fake-providers';
+
+describe('the PayPal REST adapter against a fake PayPal on loopback', () => {
+  let fake: FakePayPal;
+  let paypal: PayPalRestGateway;
+  beforeAll(async () => {
+    fake = await new FakePayPal().start();
+    paypal = new PayPalRestGateway({
+      clientId: fake.clientId,
+      clientSecret: fake.clientSecret,
+      apiBase: fake.url,
+      webhookId: fake.webhookId,
+      timeoutMs: 500,
+    });
+  });
+  afterAll(() => fake.stop());
+
+  const create = (requestId: string) =>
+    paypal.createOrder({
+      requestId,
+      customId: requestId,
+      description: 'Kora Starter (AI_MASTERING)',
+      amount: { currency_code: 'USD', value: '19.99' },
+      returnUrl: 'http://kora.test/payment/success',
+      cancelUrl: 'http://kora.test/payment/cancel',
+    });
+
+  it('creates an order (intent CAPTURE, custom_id and invoice_id, PayPal-Request-Id) with one cached token', async () => {
+    const order = await create('pay-1');
+    expect(order.status).toBe('PAYER_ACTION_REQUIRED');
+    expect(order.links.find((link) => link.rel === 'payer-action')).toBeDefined();
+    const again = await create('pay-1');
+    expect(again.id).toBe(order.id); // the same request id: the same order
+    const sent = fake.requestsTo('/v2/checkout/orders');
+    expect(sent).toHaveLength(2);
+    expect(sent[0]!.headers['paypal-request-id']).toBe('pay-1');
+    const body = JSON.parse(sent[0]!.body);
+    expect(body).toMatchObject({
+      intent: 'CAPTURE',
+      purchase_units: [{ custom_id: 'pay-1', invoice_id: 'pay-1', amount: { currency_code: 'USD', value: '19.99' } }],
+    });
+    expect(fake.requestsTo('/v1/oauth2/token')).toHaveLength(1);
+    expect((await paypal.getOrder(order.id)).id).toBe(order.id);
+    expect(fake.requestsTo('/v1/oauth2/token')).toHaveLength(1);
+  });
+
+  it('maps PayPal’s answers: not approved, captured, already captured, declined, 5xx, timeouts', async () => {
+    const order = await create('pay-2');
+    const notApproved = await paypal.captureOrder(order.id, 'pay-2').catch((error: unknown) => error);
+    expect(notApproved).toBeInstanceOf(ProviderRefusal);
+    expect(notApproved).toMatchObject({ issue: 'ORDER_NOT_APPROVED', final: false });
+    fake.approve(order.id);
+    const captured = await paypal.captureOrder(order.id, 'pay-2-retry');
+    expect(captured.status).toBe('COMPLETED');
+    expect(captured.purchase_units[0]!.payments!.captures![0]).toMatchObject({
+      status: 'COMPLETED',
+      amount: { currency_code: 'USD', value: '19.99' },
+    });
+    // The same capture request again answers the first result (PayPal-Request-Id); a new one is refused.
+    expect((await paypal.captureOrder(order.id, 'pay-2-retry')).status).toBe('COMPLETED');
+    // Another capture of a completed order answers the order as PayPal has it, and captures nothing more.
+    const twice = await paypal.captureOrder(order.id, 'another');
+    expect(twice.purchase_units[0]!.payments!.captures).toHaveLength(1);
+    expect(fake.requestsTo(`/v2/checkout/orders/${order.id}/capture`)).toHaveLength(1);
+
+    const declined = await create('pay-3');
+    fake.approve(declined.id);
+    fake.declineCapture = true;
+    const refusal = await paypal.captureOrder(declined.id, 'pay-3').catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ProviderRefusal);
+    expect(refusal).toMatchObject({ issue: 'INSTRUMENT_DECLINED', final: true });
+
+    fake.failWith = 503;
+    try {
+      expect(await paypal.getOrder(declined.id).catch((error: unknown) => error)).toBeInstanceOf(ProviderUnavailable);
+    } finally {
+      fake.failWith = null;
+    }
+    fake.delayMs = 1_000;
+    try {
+      const slow = await paypal.getOrder(declined.id).catch((error: unknown) => error);
+      expect(slow).toBeInstanceOf(ProviderUnavailable);
+      expect((slow as Error).message).toContain('no answer within 500 ms');
+    } finally {
+      fake.delayMs = 0;
+    }
+    const missing = await paypal.getOrder('NOSUCHORDER').catch((error: unknown) => error);
+    expect(missing).toMatchObject({ issue: 'INVALID_RESOURCE_ID' });
+  });
+
+  it('renews the token when it expires or PayPal answers 401', async () => {
+    const short = new FakePayPal();
+    await short.start();
+    try {
+      short.tokenLifetimeSeconds = 1;
+      const gateway = new PayPalRestGateway({
+        clientId: short.clientId,
+        clientSecret: short.clientSecret,
+        apiBase: short.url,
+        timeoutMs: 1_000,
+      });
+      const order = await gateway.createOrder({
+        requestId: 'r1',
+        customId: 'r1',
+        description: 'x',
+        amount: { currency_code: 'EUR', value: '4.59' },
+        returnUrl: 'http://kora.test/a',
+        cancelUrl: 'http://kora.test/b',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      await gateway.getOrder(order.id);
+      expect(short.requestsTo('/v1/oauth2/token')).toHaveLength(2);
+      const wrong = new PayPalRestGateway({ clientId: 'x', clientSecret: 'y', apiBase: short.url, timeoutMs: 1_000 });
+      expect(await wrong.getOrder(order.id).catch((error: unknown) => error)).toBeInstanceOf(ProviderUnavailable);
+    } finally {
+      await short.stop();
+    }
+  });
+
+  it('verifies webhooks through /v1/notifications/verify-webhook-signature', async () => {
+    const delivery = fake.webhook('PAYMENT.CAPTURE.COMPLETED', { id: 'CAP1', custom_id: 'pay-9' });
+    const event = await paypal.verifyWebhook(delivery.headers, delivery.body);
+    expect(event).toMatchObject({ event_type: 'PAYMENT.CAPTURE.COMPLETED', resource: { id: 'CAP1' } });
+    const verification = JSON.parse(fake.requestsTo('/v1/notifications/verify-webhook-signature').at(-1)!.body);
+    expect(verification).toMatchObject({
+      webhook_id: fake.webhookId,
+      auth_algo: 'SHA256withRSA',
+      transmission_id: delivery.headers['paypal-transmission-id'],
+      cert_url: delivery.headers['paypal-cert-url'],
+      webhook_event: delivery.body,
+    });
+    // Tampered with: PayPal says FAILURE.
+    const forged = { ...(delivery.body as object), resource: { id: 'CAP1', custom_id: 'someone-else' } };
+    expect(await paypal.verifyWebhook(delivery.headers, forged)).toBeNull();
+    // Without the transmission headers PayPal is not even asked.
+    const before = fake.requests.length;
+    expect(await paypal.verifyWebhook({}, delivery.body)).toBeNull();
+    expect(fake.requests.length).toBe(before);
+  });
+});
+
+describe('the Orange Money REST adapter against a fake Sonatel API on loopback', () => {
+  let fake: FakeOrangeMoney;
+  let om: OrangeMoneyRestGateway;
+  beforeAll(async () => {
+    fake = await new FakeOrangeMoney().start();
+    om = new OrangeMoneyRestGateway({
+      clientId: fake.clientId,
+      clientSecret: fake.clientSecret,
+      apiBase: fake.url,
+      merchantCode: fake.merchantCode,
+      callbackApiKey: fake.callbackApiKey,
+      timeoutMs: 500,
+    });
+  });
+  afterAll(() => fake.stop());
+
+  it('creates a QR code payment, reads its status by reference, verifies callbacks by API key', async () => {
+    const qr = await om.createQrCode({
+      reference: 'pay-om-1',
+      amount: { unit: 'XOF', value: 3000 },
+      name: 'Kora',
+      validity: 300,
+      callbackSuccessUrl: 'http://kora.test/payment/success',
+      callbackCancelUrl: 'http://kora.test/payment/cancel',
+    });
+    expect(Buffer.from(qr.qrCode, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(Object.keys(qr.deepLinks).sort()).toEqual(['MAXIT', 'OM']);
+    expect(qr).toMatchObject({ validity: 300, metadata: { reference: 'pay-om-1' } });
+    const sent = JSON.parse(fake.requestsTo('/api/eWallet/v4/qrcode')[0]!.body);
+    expect(sent).toMatchObject({ amount: { unit: 'XOF', value: 3000 }, code: fake.merchantCode, validity: 300 });
+    const token = new URLSearchParams(fake.requestsTo('/oauth/v1/token')[0]!.body);
+    expect([token.get('grant_type'), token.get('client_id')]).toEqual(['client_credentials', fake.clientId]);
+
+    expect((await om.getTransaction('pay-om-1')).status).toBe('INITIATED');
+    await fake.pay('pay-om-1', `${fake.url}/nowhere`); // the callback goes nowhere here
+    const paid = await om.getTransaction('pay-om-1');
+    expect(paid).toMatchObject({ status: 'SUCCESS', reference: 'pay-om-1', amount: { unit: 'XOF', value: 3000 } });
+    expect(fake.requestsTo('/oauth/v1/token')).toHaveLength(1);
+
+    const callback = { ...fake.qrs.get('pay-om-1')!.transactions[0]! };
+    expect(await om.verifyCallback({ 'x-api-key': fake.callbackApiKey }, callback)).toMatchObject({
+      status: 'SUCCESS',
+      reference: 'pay-om-1',
+    });
+    expect(await om.verifyCallback({ 'x-api-key': 'wrong-key-wrong-key-wrong' }, callback)).toBeNull();
+    expect(await om.verifyCallback({}, callback)).toBeNull();
+    const otherMerchant = { ...callback, partner: { idType: 'CODE', id: '999999' } };
+    expect(await om.verifyCallback({ 'x-api-key': fake.callbackApiKey }, otherMerchant)).toBeNull();
+  });
+
+  it('5xx and timeouts are ProviderUnavailable; a 4xx is a refusal', async () => {
+    fake.failWith = 502;
+    try {
+      expect(await om.getTransaction('x').catch((error: unknown) => error)).toBeInstanceOf(ProviderUnavailable);
+    } finally {
+      fake.failWith = null;
+    }
+    fake.delayMs = 1_000;
+    try {
+      expect(await om.getTransaction('x').catch((error: unknown) => error)).toBeInstanceOf(ProviderUnavailable);
+    } finally {
+      fake.delayMs = 0;
+    }
+    const refused = await om
+      .createQrCode({
+        reference: 'pay-om-2',
+        amount: { unit: 'XOF', value: 12.5 },
+        name: 'Kora',
+        validity: 300,
+        callbackSuccessUrl: 'http://kora.test/s',
+        callbackCancelUrl: 'http://kora.test/c',
+      })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ProviderRefusal);
+  });
+});
+
+describe('the server with both real adapters (fakes on loopback)', () => {
+  let paypal: FakePayPal;
+  let om: FakeOrangeMoney;
+  let test: TestApp;
+  let auth: { Authorization: string };
+
+  beforeAll(async () => {
+    paypal = await new FakePayPal().start();
+    om = await new FakeOrangeMoney().start();
+    test = await startTestApp({
+      env: {
+        PAYPAL_CLIENT_ID: paypal.clientId,
+        PAYPAL_CLIENT_SECRET: paypal.clientSecret,
+        PAYPAL_API_BASE: paypal.url,
+        PAYPAL_WEBHOOK_ID: paypal.webhookId,
+        ORANGE_MONEY_CLIENT_ID: om.clientId,
+        ORANGE_MONEY_CLIENT_SECRET: om.clientSecret,
+        ORANGE_MONEY_API_BASE: om.url,
+        ORANGE_MONEY_MERCHANT_CODE: om.merchantCode,
+        ORANGE_MONEY_CALLBACK_API_KEY: om.callbackApiKey,
+      },
+    });
+    auth = { Authorization: `Bearer ${await test.token('real-providers')}` };
+  }, 60_000);
+  afterAll(async () => {
+    await test?.close();
+    await paypal?.stop();
+    await om?.stop();
+  });
+
+  it('PayPal: a pack bought through Orders v2; a verified capture webhook repeats nothing', async () => {
+    const intent = await request(test.url)
+      .post('/api/payments/createIntent')
+      .set(auth)
+      .send({ provider: 'PAYPAL', currency: 'USD', planId: 'mastering-starter', paymentType: 'PACK' })
+      .expect(201);
+    expect(intent.body.approveUrl).toContain('checkoutnow?token=');
+    await request(test.url).post(`/api/payments/paypal/capture/${intent.body.orderId}`).set(auth).expect(409);
+    paypal.approve(intent.body.orderId);
+    const captured = await request(test.url)
+      .post(`/api/payments/paypal/capture/${intent.body.orderId}`)
+      .set(auth)
+      .expect(200);
+    expect(captured.body).toMatchObject({ success: true, status: 'paid' });
+    const current = await request(test.url).get('/api/subscriptions/current').set(auth).expect(200);
+    expect(current.body.subscription.remaining.AI_MASTERING).toBe(5);
+    // PayPal's own webhook for that capture, verified by PayPal, changes nothing more.
+    const capture = paypal.orders.get(intent.body.orderId)!.purchase_units[0]!.payments as {
+      captures: Array<Record<string, unknown>>;
+    };
+    const delivery = paypal.webhook('PAYMENT.CAPTURE.COMPLETED', capture.captures[0]!);
+    await request(test.url).post('/api/payments/paypal/webhook').set(delivery.headers).send(delivery.body).expect(200);
+    await request(test.url)
+      .post('/api/payments/paypal/webhook')
+      .set({ ...delivery.headers, 'paypal-transmission-sig': 'forged' })
+      .send(delivery.body)
+      .expect(401);
+    const grants = (await eventsOf(test, ['PackPurchased'])).filter(
+      (e) => (e.data as { paymentId: string }).paymentId === intent.body.paymentId,
+    );
+    expect(grants).toHaveLength(1);
+    // No sandbox with two real providers.
+    const knobs = await request(test.url).get('/sandbox/knobs');
+    expect(knobs.body.decline).toBeUndefined();
+  });
+
+  it('Orange Money: a track paid by QR code; the callback with the API key unlocks it, a forged one is 401', async () => {
+    const trackId = await seedTrack(test, 'real-providers', 'AI_MASTERING');
+    const intent = await request(test.url)
+      .post('/api/payments/createIntent')
+      .set(auth)
+      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
+      .expect(201);
+    expect(intent.body).toMatchObject({ merchantCode: om.merchantCode, amount: 3000, validity: 300 });
+    const pending = await request(test.url)
+      .post('/api/payments/status')
+      .set(auth)
+      .send({ paymentIntentId: intent.body.paymentId })
+      .expect(200);
+    expect(pending.body.status).toBe('PENDING');
+    const forged = await fetch(`${test.url}/api/payments/orange-money/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'not-the-key-not-the-key' },
+      body: JSON.stringify({
+        status: 'SUCCESS',
+        metadata: { reference: intent.body.paymentId },
+        amount: { unit: 'XOF', value: 3000 },
+      }),
+    });
+    expect(forged.status).toBe(401);
+    expect(await om.pay(intent.body.paymentId, `${test.url}/api/payments/orange-money/callback`)).toBe(200);
+    const track = await request(test.url).get(`/api/audio/track/${trackId}`).set(auth).expect(200);
+    expect(track.body).toMatchObject({ unlocked: true, status: 'MASTER_READY' });
+    const captured = (await eventsOf(test, ['PaymentCaptured'])).filter(
+      (e) => e.streamName === `payment-${intent.body.paymentId}`,
+    );
+    expect(captured).toHaveLength(1);
+    expect(captured[0]!.data).toMatchObject({ source: 'callback', amount: { amount: 3000, currency: 'XOF' } });
+  });
+});
+
+describe('payment provider configuration', () => {
+  it('fails fast, naming what is missing', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems({ PAYPAL_CLIENT_ID: 'id' })).toEqual([
+      'PAYPAL_CLIENT_SECRET: required with PAYPAL_CLIENT_ID (PayPal REST)',
+    ]);
+    expect(problems({ PAYPAL_CLIENT_SECRET: 'secret' })[0]).toContain('PAYPAL_CLIENT_ID: required');
+    expect(problems({ ORANGE_MONEY_CLIENT_ID: 'id', ORANGE_MONEY_CLIENT_SECRET: 's' })).toEqual([
+      'ORANGE_MONEY_MERCHANT_CODE: required with ORANGE_MONEY_CLIENT_ID (Orange Money REST)',
+      'ORANGE_MONEY_CALLBACK_API_KEY: required with ORANGE_MONEY_CLIENT_ID (Orange Money REST)',
+    ]);
+    expect(problems({ PAYPAL_ENV: 'production' })[0]).toContain('PAYPAL_ENV');
+    expect(problems({ PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 's', PAYPAL_ENV: 'live' })).toEqual([]);
+  });
+});

@@ -1,0 +1,70 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { BILLING_OPTIONS, type BillingOptions } from './application/billing-options';
+import { BillingReactions } from './application/billing-reactions';
+import { CatalogueService } from './application/catalogue/catalogue.service';
+import { PlansController } from './application/catalogue/plans.controller';
+import { CreditExpiry } from './application/credits/credit-expiry';
+import { Grants } from './application/grants';
+import { Refunds } from './application/refunds';
+import { Ledger } from './application/ledger';
+import { PaymentsController } from './application/payments/payments.controller';
+import { PaymentsService } from './application/payments/payments.service';
+import { PaymentReconciler } from './application/payments/reconciler';
+import { WebhooksController } from './application/payments/webhooks.controller';
+import { SubscriptionsController } from './application/subscriptions/subscriptions.controller';
+import { UnlockTargets } from './application/targets';
+import { UnlockController } from './application/unlock/unlock.controller';
+import { OrangeMoneyGateway, PayPalGateway } from './providers/port';
+import { PaymentSandbox } from './providers/sandbox/payment-sandbox';
+import { SandboxOrangeMoneyGateway, SandboxPayPalGateway } from './providers/sandbox/sandbox-gateways';
+import { SandboxController } from './providers/sandbox/sandbox.controller';
+import { OrangeMoneyRestGateway } from './providers/rest/orange-money-rest';
+import { PayPalRestGateway } from './providers/rest/paypal-rest';
+
+const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
+
+/**
+ * Plans and packs, the credits ledger (`credits-{userId}`), payments (`payment-{paymentId}`) through PayPal and
+ * Orange Money, unlocks. The providers sit behind `PayPalGateway` and `OrangeMoneyGateway`; with no provider
+ * configured both are the built-in sandbox, whose pages this module serves under `/sandbox`.
+ */
+@Module({})
+export class BillingModule {
+  static forRoot(options: BillingOptions): DynamicModule {
+    const timeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
+    const paypal = options.paypal;
+    const orangeMoney = options.orangeMoney;
+    return {
+      module: BillingModule,
+      controllers: [
+        PlansController,
+        SubscriptionsController,
+        PaymentsController,
+        WebhooksController,
+        UnlockController,
+        // The sandbox's pages, while at least one provider is the sandbox.
+        ...(paypal && orangeMoney ? [] : [SandboxController]),
+      ],
+      providers: [
+        { provide: BILLING_OPTIONS, useValue: options },
+        CatalogueService,
+        Ledger,
+        Grants,
+        UnlockTargets,
+        PaymentsService,
+        PaymentReconciler,
+        CreditExpiry,
+        Refunds,
+        BillingReactions,
+        PaymentSandbox,
+        paypal
+          ? { provide: PayPalGateway, useValue: new PayPalRestGateway({ ...paypal, timeoutMs }) }
+          : { provide: PayPalGateway, useClass: SandboxPayPalGateway },
+        orangeMoney
+          ? { provide: OrangeMoneyGateway, useValue: new OrangeMoneyRestGateway({ ...orangeMoney, timeoutMs }) }
+          : { provide: OrangeMoneyGateway, useClass: SandboxOrangeMoneyGateway },
+      ],
+      exports: [PaymentSandbox, PaymentReconciler, CreditExpiry, Refunds, Ledger],
+    };
+  }
+}

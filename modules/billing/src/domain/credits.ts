@@ -1,0 +1,198 @@
+import type { Decider } from '@kora/kernel';
+import type { BillingCycle, BillingService, CreditEvent, Money, PackService } from '../contracts/events';
+import { BillingError, insufficientCredits, noSubscription } from './errors';
+
+export interface Pack {
+  packId: string;
+  service: PackService;
+  credits: number;
+  used: number;
+  removed: number;
+  startDate: string;
+  endDate: string;
+  renewalCancelled: boolean;
+}
+
+/** The ledger of one account: its packs, and what was already granted or unlocked (so nothing happens twice). */
+export interface CreditsState {
+  packs: Map<string, Pack>;
+  /** Payments whose pack is already granted. */
+  granted: Set<string>;
+  /** Tracks (or mix sessions) a credit was already spent on. */
+  unlocked: Set<string>;
+}
+
+export type CreditsCommand =
+  | {
+      type: 'PurchasePack';
+      paymentId: string;
+      planId: string;
+      planName: string;
+      service: PackService;
+      billingCycle: BillingCycle;
+      credits: number;
+      startDate: string;
+      endDate: string;
+      price: Money;
+    }
+  | {
+      type: 'SpendCredit';
+      spendId: string;
+      service: BillingService;
+      trackId: string;
+      trackName: string;
+      trackDuration: number;
+      /** The instant of the decision (packs are usable in [startDate, endDate)). */
+      now: string;
+    }
+  | { type: 'CancelRenewal'; now: string }
+  | { type: 'ExpireCredits'; now: string }
+  | { type: 'RevokeCredits'; paymentId: string };
+
+export const initialCreditsState = (): CreditsState => ({ packs: new Map(), granted: new Set(), unlocked: new Set() });
+
+const left = (pack: Pack): number => pack.credits - pack.used - pack.removed;
+const usable = (pack: Pack, now: string): boolean => pack.startDate <= now && now < pack.endDate && left(pack) > 0;
+
+/** Credits of a service usable at `now`. */
+export function balanceOf(state: CreditsState, service: BillingService, now: string): number {
+  let total = 0;
+  for (const pack of state.packs.values()) if (pack.service === service && usable(pack, now)) total += left(pack);
+  return total;
+}
+
+/** Credits of a service not spent, expired or revoked (whatever the date): what the ledger's events carry. */
+function heldOf(state: CreditsState, service: BillingService): number {
+  let total = 0;
+  for (const pack of state.packs.values()) if (pack.service === service) total += left(pack);
+  return total;
+}
+
+function withPack(state: CreditsState, packId: string, change: (pack: Pack) => Pack): CreditsState {
+  const pack = state.packs.get(packId);
+  if (!pack) return state;
+  return { ...state, packs: new Map(state.packs).set(packId, change(pack)) };
+}
+
+export function evolveCredits(state: CreditsState, event: CreditEvent): CreditsState {
+  switch (event.type) {
+    case 'PackPurchased': {
+      const d = event.data;
+      return {
+        ...state,
+        granted: new Set(state.granted).add(d.paymentId),
+        packs: new Map(state.packs).set(d.packId, {
+          packId: d.packId,
+          service: d.service,
+          credits: d.credits,
+          used: 0,
+          removed: 0,
+          startDate: d.startDate,
+          endDate: d.endDate,
+          renewalCancelled: false,
+        }),
+      };
+    }
+    case 'CreditSpent': {
+      const next = withPack(state, event.data.packId, (pack) => ({ ...pack, used: pack.used + event.data.credits }));
+      return { ...next, unlocked: new Set(state.unlocked).add(event.data.trackId) };
+    }
+    case 'PackRenewalCancelled': {
+      const packs = new Map(state.packs);
+      for (const id of event.data.packIds) {
+        const pack = packs.get(id);
+        if (pack) packs.set(id, { ...pack, renewalCancelled: true });
+      }
+      return { ...state, packs };
+    }
+    case 'CreditsExpired':
+    case 'CreditsRevoked':
+      return withPack(state, event.data.packId, (pack) => ({ ...pack, removed: pack.removed + event.data.credits }));
+  }
+}
+
+export function decideCredits(command: CreditsCommand, state: CreditsState): CreditEvent[] {
+  switch (command.type) {
+    case 'PurchasePack': {
+      if (state.granted.has(command.paymentId)) return []; // granted already: a capture grants once
+      const { type: _type, ...pack } = command;
+      return [
+        {
+          type: 'PackPurchased',
+          data: { ...pack, packId: command.paymentId, balance: heldOf(state, command.service) + command.credits },
+        },
+      ];
+    }
+    case 'SpendCredit': {
+      if (state.unlocked.has(command.trackId)) return []; // paid for already: never twice for one result
+      // The pack that ends first is spent first.
+      const pack = [...state.packs.values()]
+        .filter((candidate) => candidate.service === command.service && usable(candidate, command.now))
+        .sort((a, b) => a.endDate.localeCompare(b.endDate) || a.packId.localeCompare(b.packId))[0];
+      if (!pack) throw insufficientCredits();
+      return [
+        {
+          type: 'CreditSpent',
+          data: {
+            spendId: command.spendId,
+            packId: pack.packId,
+            service: command.service,
+            trackId: command.trackId,
+            trackName: command.trackName,
+            trackDuration: command.trackDuration,
+            credits: 1,
+            balance: heldOf(state, command.service) - 1,
+          },
+        },
+      ];
+    }
+    case 'CancelRenewal': {
+      const active = [...state.packs.values()].filter((pack) => pack.endDate > command.now);
+      if (active.length === 0) throw noSubscription();
+      const packIds = active.filter((pack) => !pack.renewalCancelled).map((pack) => pack.packId);
+      return packIds.length === 0 ? [] : [{ type: 'PackRenewalCancelled', data: { packIds } }];
+    }
+    case 'ExpireCredits': {
+      const events: CreditEvent[] = [];
+      let current = state;
+      for (const pack of state.packs.values()) {
+        if (pack.endDate > command.now || left(pack) <= 0) continue;
+        const event: CreditEvent = {
+          type: 'CreditsExpired',
+          data: {
+            packId: pack.packId,
+            service: pack.service,
+            credits: left(pack),
+            balance: heldOf(current, pack.service) - left(pack),
+          },
+        };
+        events.push(event);
+        current = evolveCredits(current, event);
+      }
+      return events;
+    }
+    case 'RevokeCredits': {
+      const pack = state.packs.get(command.paymentId);
+      if (!pack) throw new BillingError('BILLING.PACK_NOT_FOUND', 'This payment granted no pack.', 404);
+      if (left(pack) <= 0) return [];
+      return [
+        {
+          type: 'CreditsRevoked',
+          data: {
+            packId: pack.packId,
+            paymentId: command.paymentId,
+            service: pack.service,
+            credits: left(pack),
+            balance: heldOf(state, pack.service) - left(pack),
+          },
+        },
+      ];
+    }
+  }
+}
+
+export const creditsDecider: Decider<CreditsCommand, CreditEvent, CreditsState> = {
+  initialState: initialCreditsState,
+  evolve: evolveCredits,
+  decide: decideCredits,
+};

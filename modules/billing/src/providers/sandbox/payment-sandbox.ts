@@ -1,0 +1,347 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, type Clock, ReadStore } from '@kora/kernel';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { BILLING_OPTIONS, type BillingOptions } from '../../application/billing-options';
+import {
+  type OrangeMoneyAmount,
+  type OrangeMoneyQrCode,
+  type OrangeMoneyStatus,
+  type OrangeMoneyTransaction,
+  type PayPalAmount,
+  type PayPalOrder,
+  ProviderRefusal,
+  ProviderUnavailable,
+} from '../port';
+import { qrPng } from './qr-png';
+
+/**
+ * What a tester can make the sandbox do: refuse the customer's payment, fail (5xx), answer slowly, deliver every
+ * callback twice, stop sending webhooks, or capture and then lose the answer (the window between the provider's
+ * capture and our append).
+ */
+export interface SandboxKnobs {
+  decline: boolean;
+  fail: boolean;
+  delayMs: number;
+  duplicateCallbacks: boolean;
+  webhooks: boolean;
+  loseCaptureResponse: boolean;
+}
+
+export const DEFAULT_KNOBS: SandboxKnobs = {
+  decline: false,
+  fail: false,
+  delayMs: 0,
+  duplicateCallbacks: false,
+  webhooks: true,
+  loseCaptureResponse: false,
+};
+
+interface SandboxOrder {
+  _id: string;
+  requestId: string;
+  order: PayPalOrder;
+  captureRequestId: string | null;
+  declineOnCapture: boolean;
+}
+
+interface SandboxQr {
+  _id: string;
+  qrId: string;
+  amount: OrangeMoneyAmount;
+  name: string;
+  status: OrangeMoneyStatus;
+  transactionId: string | null;
+  expiresAt: string;
+  callbackSuccessUrl: string;
+  callbackCancelUrl: string;
+  metadata: Record<string, string>;
+}
+
+const ORDERS = '_sandbox_paypal_orders';
+const QR_CODES = '_sandbox_orange_money';
+export const SANDBOX_MERCHANT = 'KORA01';
+
+const sign = (secret: Buffer, text: string): string => createHmac('sha256', secret).update(text).digest('base64');
+
+function sameSignature(expected: string, given: string | undefined): boolean {
+  if (!given) return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The built-in payment sandbox: a PayPal Orders v2 and an Orange Money QR code provider in the app itself, with
+ * their states in the read store (they survive a restart and every replica shares them). Its pages and routes are
+ * in `SandboxController`; the gateways in `sandbox-gateways.ts` are its API side.
+ */
+@Injectable()
+export class PaymentSandbox {
+  knobs: SandboxKnobs = { ...DEFAULT_KNOBS };
+  private readonly secret: Buffer;
+
+  constructor(
+    private readonly reads: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(BILLING_OPTIONS) private readonly options: BillingOptions,
+  ) {
+    this.secret = options.sandboxSecret;
+  }
+
+  get publicUrl(): string {
+    return this.options.publicUrl;
+  }
+
+  setKnobs(change: Partial<SandboxKnobs>): SandboxKnobs {
+    this.knobs = { ...this.knobs, ...change };
+    return this.knobs;
+  }
+
+  /** Every provider call waits `delayMs` and fails when `fail` is on, as a provider having a bad day. */
+  async providerCall(): Promise<void> {
+    if (this.knobs.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.knobs.delayMs));
+    if (this.knobs.fail) throw new ProviderUnavailable('sandbox: 503 Service Unavailable');
+  }
+
+  private get orders() {
+    return this.reads.collection<SandboxOrder>(ORDERS);
+  }
+
+  private get qrCodes() {
+    return this.reads.collection<SandboxQr>(QR_CODES);
+  }
+
+  // ------------------------------------------------------------------ PayPal
+
+  async createOrder(input: {
+    requestId: string;
+    customId: string;
+    description: string;
+    amount: PayPalAmount;
+  }): Promise<PayPalOrder> {
+    await this.providerCall();
+    const existing = await this.orders.findOne({ requestId: input.requestId });
+    if (existing) return existing.order;
+    const id = randomBytes(9).toString('hex').toUpperCase().slice(0, 17);
+    const order: PayPalOrder = {
+      id,
+      status: 'CREATED',
+      intent: 'CAPTURE',
+      purchase_units: [
+        { reference_id: 'default', custom_id: input.customId, description: input.description, amount: input.amount },
+      ],
+      links: [
+        { href: `${this.publicUrl}/sandbox/paypal/v2/checkout/orders/${id}`, rel: 'self', method: 'GET' },
+        { href: `${this.publicUrl}/sandbox/paypal/checkout?token=${id}`, rel: 'approve', method: 'GET' },
+        { href: `${this.publicUrl}/sandbox/paypal/v2/checkout/orders/${id}/capture`, rel: 'capture', method: 'POST' },
+      ],
+      create_time: this.clock.now().toISOString(),
+    };
+    await this.orders.upsert({
+      _id: id,
+      requestId: input.requestId,
+      order,
+      captureRequestId: null,
+      declineOnCapture: false,
+    });
+    return order;
+  }
+
+  async getOrder(orderId: string): Promise<PayPalOrder> {
+    await this.providerCall();
+    const stored = await this.orders.findById(orderId);
+    if (!stored) throw new ProviderRefusal('RESOURCE_NOT_FOUND', 'The specified resource does not exist.', true);
+    return stored.order;
+  }
+
+  /** The payer approves (or, with `decline`, approves with an instrument that will be refused at capture). */
+  async approveOrder(orderId: string, outcome: 'approve' | 'decline' = 'approve'): Promise<PayPalOrder | null> {
+    const stored = await this.orders.findById(orderId);
+    if (!stored) return null;
+    if (stored.order.status !== 'CREATED') return stored.order;
+    const order: PayPalOrder = { ...stored.order, status: 'APPROVED' };
+    await this.orders.upsert({ ...stored, order, declineOnCapture: outcome === 'decline' || this.knobs.decline });
+    await this.sendPayPalWebhook(
+      'CHECKOUT.ORDER.APPROVED',
+      'checkout-order',
+      order as unknown as Record<string, unknown>,
+    );
+    return order;
+  }
+
+  async captureOrder(orderId: string, requestId: string): Promise<PayPalOrder> {
+    await this.providerCall();
+    const stored = await this.orders.findById(orderId);
+    if (!stored) throw new ProviderRefusal('RESOURCE_NOT_FOUND', 'The specified resource does not exist.', true);
+    if (stored.order.status === 'COMPLETED') {
+      if (stored.captureRequestId === requestId) return stored.order; // PayPal-Request-Id: the same answer again
+      throw new ProviderRefusal('ORDER_ALREADY_CAPTURED', 'Order already captured.', false);
+    }
+    if (stored.order.status !== 'APPROVED') {
+      throw new ProviderRefusal('ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.', false);
+    }
+    if (stored.declineOnCapture || this.knobs.decline) {
+      throw new ProviderRefusal('INSTRUMENT_DECLINED', 'The instrument presented was declined.', true);
+    }
+    const unit = stored.order.purchase_units[0]!;
+    const capture = {
+      id: randomBytes(9).toString('hex').toUpperCase().slice(0, 17),
+      status: 'COMPLETED' as const,
+      amount: unit.amount,
+      ...(unit.custom_id ? { custom_id: unit.custom_id } : {}),
+    };
+    const order: PayPalOrder = {
+      ...stored.order,
+      status: 'COMPLETED',
+      purchase_units: [{ ...unit, payments: { captures: [capture] } }],
+    };
+    await this.orders.upsert({ ...stored, order, captureRequestId: requestId });
+    void this.sendPayPalWebhook('PAYMENT.CAPTURE.COMPLETED', 'capture', capture);
+    if (this.knobs.loseCaptureResponse) throw new ProviderUnavailable('sandbox: the capture answer was lost');
+    return order;
+  }
+
+  private async sendPayPalWebhook(eventType: string, resourceType: string, resource: Record<string, unknown>) {
+    if (!this.knobs.webhooks) return;
+    const body = {
+      id: `WH-${randomBytes(8).toString('hex').toUpperCase()}`,
+      event_version: '1.0',
+      create_time: this.clock.now().toISOString(),
+      resource_type: resourceType,
+      event_type: eventType,
+      summary: eventType,
+      resource,
+    };
+    const transmissionId = randomBytes(8).toString('hex');
+    const time = this.clock.now().toISOString();
+    const json = JSON.stringify(body);
+    const headers = {
+      'content-type': 'application/json',
+      'paypal-transmission-id': transmissionId,
+      'paypal-transmission-time': time,
+      'paypal-auth-algo': 'HMACSHA256',
+      'paypal-transmission-sig': sign(this.secret, `${transmissionId}|${time}|${json}`),
+    };
+    await this.deliver(`${this.publicUrl}/api/payments/paypal/webhook`, headers, json);
+  }
+
+  verifyPayPalWebhook(headers: Record<string, string | undefined>, body: unknown): boolean {
+    const id = headers['paypal-transmission-id'];
+    const time = headers['paypal-transmission-time'];
+    if (!id || !time) return false;
+    return sameSignature(
+      sign(this.secret, `${id}|${time}|${JSON.stringify(body)}`),
+      headers['paypal-transmission-sig'],
+    );
+  }
+
+  // ------------------------------------------------------------------ Orange Money
+
+  async createQrCode(input: {
+    reference: string;
+    amount: OrangeMoneyAmount;
+    name: string;
+    validity: number;
+    callbackSuccessUrl: string;
+    callbackCancelUrl: string;
+  }): Promise<OrangeMoneyQrCode> {
+    await this.providerCall();
+    const link = `${this.publicUrl}/sandbox/orange-money/pay/${encodeURIComponent(input.reference)}`;
+    const existing = await this.qrCodes.findById(input.reference);
+    const qrId = existing?.qrId ?? `QR${randomBytes(8).toString('hex').toUpperCase()}`;
+    const metadata = { reference: input.reference };
+    if (!existing) {
+      await this.qrCodes.upsert({
+        _id: input.reference,
+        qrId,
+        amount: input.amount,
+        name: input.name,
+        status: 'INITIATED',
+        transactionId: null,
+        expiresAt: new Date(this.clock.now().getTime() + input.validity * 1000).toISOString(),
+        callbackSuccessUrl: input.callbackSuccessUrl,
+        callbackCancelUrl: input.callbackCancelUrl,
+        metadata,
+      });
+    }
+    return {
+      qrId,
+      qrCode: qrPng(link).toString('base64'),
+      deepLink: `${link}?app=OM`,
+      deepLinks: { OM: `${link}?app=OM`, MAXIT: `${link}?app=MAXIT` },
+      shortLink: link,
+      validity: input.validity,
+      metadata,
+    };
+  }
+
+  private transaction(qr: SandboxQr): OrangeMoneyTransaction {
+    const expired = qr.status === 'INITIATED' && qr.expiresAt <= this.clock.now().toISOString();
+    return {
+      transactionId: qr.transactionId,
+      reference: qr._id,
+      status: expired ? 'EXPIRED' : qr.status,
+      amount: qr.amount,
+      metadata: qr.metadata,
+    };
+  }
+
+  async getTransaction(reference: string): Promise<OrangeMoneyTransaction> {
+    await this.providerCall();
+    const qr = await this.qrCodes.findById(reference);
+    if (!qr) throw new ProviderRefusal('NOT_FOUND', 'Unknown reference', true);
+    return this.transaction(qr);
+  }
+
+  async findQr(reference: string): Promise<(SandboxQr & { transaction: OrangeMoneyTransaction }) | null> {
+    const qr = await this.qrCodes.findById(reference);
+    return qr ? { ...qr, transaction: this.transaction(qr) } : null;
+  }
+
+  /** The customer confirms in the Orange Money (or Max It) app: the payment settles and the signed callback goes out. */
+  async payQr(reference: string, outcome: 'pay' | 'decline' = 'pay'): Promise<OrangeMoneyTransaction | null> {
+    const qr = await this.qrCodes.findById(reference);
+    if (!qr) return null;
+    const current = this.transaction(qr);
+    if (current.status !== 'INITIATED') return current;
+    const declined = outcome === 'decline' || this.knobs.decline;
+    const next: SandboxQr = {
+      ...qr,
+      status: declined ? 'FAILED' : 'SUCCESS',
+      transactionId: `MP${randomBytes(7).toString('hex').toUpperCase()}`,
+    };
+    await this.qrCodes.upsert(next);
+    const transaction = this.transaction(next);
+    const body = JSON.stringify({
+      amount: next.amount,
+      partner: { idType: 'CODE', id: SANDBOX_MERCHANT },
+      customer: { idType: 'MSISDN', id: '770000000' },
+      reference: next._id,
+      type: 'MERCHANT_PAYMENT',
+      channel: 'API',
+      transactionId: next.transactionId,
+      paymentMethod: 'QRCODE',
+      createdAt: this.clock.now().toISOString(),
+      status: transaction.status,
+      metadata: next.metadata,
+    });
+    const headers = { 'content-type': 'application/json', 'x-signature': `sha256=${sign(this.secret, body)}` };
+    await this.deliver(`${this.publicUrl}/api/payments/orange-money/callback`, headers, body);
+    return transaction;
+  }
+
+  verifyOrangeMoneyCallback(headers: Record<string, string | undefined>, body: unknown): boolean {
+    return sameSignature(`sha256=${sign(this.secret, JSON.stringify(body))}`, headers['x-signature']);
+  }
+
+  /** Sends a callback (twice, at once, with `duplicateCallbacks`); a delivery that fails is dropped, as providers do. */
+  private async deliver(url: string, headers: Record<string, string>, body: string): Promise<void> {
+    const send = () =>
+      fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) }).then(
+        (response) => response.arrayBuffer(),
+        () => undefined,
+      );
+    await Promise.all(this.knobs.duplicateCallbacks ? [send(), send()] : [send()]);
+  }
+}

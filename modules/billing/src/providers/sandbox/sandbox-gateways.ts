@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import {
+  OrangeMoneyGateway,
+  type OrangeMoneyQrCode,
+  type OrangeMoneyTransaction,
+  PayPalGateway,
+  type PayPalOrder,
+  type PayPalWebhookEvent,
+} from '../port';
+import { PaymentSandbox, SANDBOX_MERCHANT } from './payment-sandbox';
+
+/** PayPal's API side of the built-in sandbox. */
+@Injectable()
+export class SandboxPayPalGateway extends PayPalGateway {
+  constructor(private readonly sandbox: PaymentSandbox) {
+    super();
+  }
+
+  createOrder(input: Parameters<PayPalGateway['createOrder']>[0]): Promise<PayPalOrder> {
+    return this.sandbox.createOrder(input);
+  }
+
+  captureOrder(orderId: string, requestId: string): Promise<PayPalOrder> {
+    return this.sandbox.captureOrder(orderId, requestId);
+  }
+
+  getOrder(orderId: string): Promise<PayPalOrder> {
+    return this.sandbox.getOrder(orderId);
+  }
+
+  async verifyWebhook(headers: Record<string, string | undefined>, body: unknown): Promise<PayPalWebhookEvent | null> {
+    return this.sandbox.verifyPayPalWebhook(headers, body) ? (body as PayPalWebhookEvent) : null;
+  }
+}
+
+/** Orange Money's API side of the built-in sandbox. */
+@Injectable()
+export class SandboxOrangeMoneyGateway extends OrangeMoneyGateway {
+  readonly merchantCode = SANDBOX_MERCHANT;
+
+  constructor(private readonly sandbox: PaymentSandbox) {
+    super();
+  }
+
+  createQrCode(input: Parameters<OrangeMoneyGateway['createQrCode']>[0]): Promise<OrangeMoneyQrCode> {
+    return this.sandbox.createQrCode(input);
+  }
+
+  getTransaction(reference: string): Promise<OrangeMoneyTransaction> {
+    return this.sandbox.getTransaction(reference);
+  }
+
+  async verifyCallback(
+    headers: Record<string, string | undefined>,
+    body: unknown,
+  ): Promise<OrangeMoneyTransaction | null> {
+    if (!this.sandbox.verifyOrangeMoneyCallback(headers, body)) return null;
+    const callback = body as {
+      reference?: string;
+      transactionId?: string;
+      status?: OrangeMoneyTransaction['status'];
+      amount?: OrangeMoneyTransaction['amount'];
+      metadata?: Record<string, string>;
+    };
+    if (!callback.reference || !callback.status || !callback.amount) return null;
+    return {
+      reference: callback.reference,
+      transactionId: callback.transactionId ?? null,
+      status: callback.status,
+      amount: callback.amount,
+      metadata: callback.metadata ?? {},
+    };
+  }
+}

@@ -1,0 +1,96 @@
+import { Body, Controller, Get, HttpCode, NotFoundException, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Public } from '@kora/kernel/nest';
+import type { FastifyReply } from 'fastify';
+import { PaymentSandbox, type SandboxKnobs } from './payment-sandbox';
+
+const escape = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const page = (title: string, body: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(
+    title,
+  )}</title><style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}button{font-size:1rem;padding:.6rem 1.2rem;margin:.3rem}.note{color:#666;font-size:.9rem}</style></head><body>${body}<p class="note">Kora payment sandbox: no real money moves.</p></body></html>`;
+
+/**
+ * The built-in sandbox's pages and routes: PayPal's approval page (`/sandbox/paypal/checkout?token={orderId}`) and its
+ * scriptable twin, Orange Money's payment link (what the QR code opens) and the customer's confirmation, and the
+ * knobs (decline, fail, slow, duplicate callbacks, lost capture answer). Only mounted when the sandbox is the adapter.
+ */
+@ApiExcludeController()
+@Public()
+@Controller('sandbox')
+export class SandboxController {
+  constructor(private readonly sandbox: PaymentSandbox) {}
+
+  @Get('knobs')
+  knobs(): SandboxKnobs {
+    return this.sandbox.knobs;
+  }
+
+  @Put('knobs')
+  setKnobs(@Body() body: Partial<SandboxKnobs>): SandboxKnobs {
+    const change: Partial<SandboxKnobs> = {};
+    for (const key of ['decline', 'fail', 'duplicateCallbacks', 'webhooks', 'loseCaptureResponse'] as const) {
+      if (typeof body?.[key] === 'boolean') change[key] = body[key];
+    }
+    if (typeof body?.delayMs === 'number' && body.delayMs >= 0) change.delayMs = Math.min(body.delayMs, 60_000);
+    return this.sandbox.setKnobs(change);
+  }
+
+  @Get('paypal/checkout')
+  async checkout(@Query('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    const order = await this.sandbox.getOrder(String(token ?? '')).catch(() => null);
+    if (!order) throw new NotFoundException('Unknown order');
+    const unit = order.purchase_units[0]!;
+    const id = escape(order.id);
+    const body =
+      order.status === 'CREATED'
+        ? `<h1>PayPal sandbox</h1><p>${escape(unit.description ?? '')}</p><p><strong>${escape(unit.amount.value)} ${escape(
+            unit.amount.currency_code,
+          )}</strong></p><form method="post" action="/sandbox/paypal/orders/${id}/approve"><input type="hidden" name="redirect" value="1"><button name="outcome" value="approve">Approve</button><button name="outcome" value="decline">Approve with a card that will be declined</button></form><form method="post" action="/sandbox/paypal/orders/${id}/cancel"><button>Cancel</button></form>`
+        : `<h1>PayPal sandbox</h1><p>Order ${id}: ${escape(order.status)}</p>`;
+    void reply.type('text/html; charset=utf-8').send(page('PayPal sandbox', body));
+  }
+
+  @Post('paypal/orders/:orderId/approve')
+  @HttpCode(200)
+  async approve(
+    @Param('orderId') orderId: string,
+    @Body() body: { outcome?: string; redirect?: string } | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const order = await this.sandbox.approveOrder(orderId, body?.outcome === 'decline' ? 'decline' : 'approve');
+    if (!order) throw new NotFoundException('Unknown order');
+    if (body?.redirect) {
+      void reply.redirect(`${this.sandbox.publicUrl}/payment/success?token=${encodeURIComponent(orderId)}`, 303);
+      return;
+    }
+    void reply.send({ id: order.id, status: order.status });
+  }
+
+  @Post('paypal/orders/:orderId/cancel')
+  async cancel(@Param('orderId') orderId: string, @Res() reply: FastifyReply): Promise<void> {
+    void reply.redirect(`${this.sandbox.publicUrl}/payment/cancel?token=${encodeURIComponent(orderId)}`, 303);
+  }
+
+  @Get('orange-money/pay/:paymentId')
+  async orangeMoneyPage(@Param('paymentId') paymentId: string, @Res() reply: FastifyReply): Promise<void> {
+    const qr = await this.sandbox.findQr(paymentId);
+    if (!qr) throw new NotFoundException('Unknown payment');
+    const id = escape(paymentId);
+    const body =
+      qr.transaction.status === 'INITIATED'
+        ? `<h1>Orange Money sandbox</h1><p>${escape(qr.name)}: <strong>${qr.amount.value} FCFA</strong></p><form method="post" action="/sandbox/orange-money/payments/${id}/pay"><button name="outcome" value="pay">Confirm the payment</button><button name="outcome" value="decline">Refuse (insufficient balance)</button></form>`
+        : `<h1>Orange Money sandbox</h1><p>Payment ${id}: ${escape(qr.transaction.status)}</p>`;
+    void reply.type('text/html; charset=utf-8').send(page('Orange Money sandbox', body));
+  }
+
+  @Post('orange-money/payments/:paymentId/pay')
+  @HttpCode(200)
+  async pay(@Param('paymentId') paymentId: string, @Body() body: { outcome?: string } | undefined) {
+    const transaction = await this.sandbox.payQr(paymentId, body?.outcome === 'decline' ? 'decline' : 'pay');
+    if (!transaction) throw new NotFoundException('Unknown payment');
+    return transaction;
+  }
+}
