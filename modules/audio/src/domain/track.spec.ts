@@ -309,14 +309,23 @@ describe('cancelling processing', () => {
 });
 
 describe('unlocking a track', () => {
-  it('unlocks a locked preview, which becomes the master', () => {
+  it('unlocks a locked preview, whose master is then ready', () => {
     given(previewed)
       .when({ type: 'UnlockTrack', via: 'payment' })
-      .then([{ type: 'TrackUnlocked', data: { via: 'payment' } }]);
+      .then([
+        { type: 'TrackUnlocked', data: { via: 'payment' } },
+        { type: 'MasterReady', data: { service: 'AI_MASTERING' } },
+      ]);
     given([...previewed, { type: 'TrackUnlocked', data: { via: 'payment' } }]).thenState({
       status: 'MASTER_READY',
       unlocked: true,
     });
+  });
+
+  it('unlocks a track still processing, whose master comes with its result', () => {
+    given(processing)
+      .when({ type: 'UnlockTrack', via: 'payment' })
+      .then([{ type: 'TrackUnlocked', data: { via: 'payment' } }]);
   });
 
   it('unlocks once', () => {
