@@ -177,7 +177,7 @@ describe('stems: separation through the product, every mode', () => {
     const uploaded = await upload(awa, songPath, { service: 'STEM_SEPARATION', mode: 'full' }).expect(201);
     const id = uploaded.body.id as string;
     await until(id, (status) => status === 'STEMS_READY' || status === 'FAILED');
-    // Billing (the unlock route) is not built yet: the unlock its capture will record is recorded here.
+    // The seam billing unlocks through after a capture (its HTTP route is tested in backend/test/billing).
     const unlock = new UnlockTrack(awa.userId, id, 'payment', `payment-${id}`);
     await expect(test.app.get(CommandBus).execute(new UnlockTrack(kofi.userId, id, 'payment', 'x'))).rejects.toThrow();
     expect(await test.app.get(CommandBus).execute(unlock)).toBe(true);
