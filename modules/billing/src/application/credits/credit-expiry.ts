@@ -5,6 +5,7 @@ import { CommandContexts } from '@kora/kernel/nest';
 import { type CreditAccountDocument, ListExpiringCreditAccounts } from '../../contracts/queries';
 import { BILLING_OPTIONS, type BillingOptions } from '../billing-options';
 import { Ledger } from '../ledger';
+import { PeriodicPass } from '../periodic-pass';
 
 const BATCH = 200;
 
@@ -18,8 +19,7 @@ const BATCH = 200;
 @Injectable()
 export class CreditExpiry implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('CreditExpiry');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private readonly schedule = new PeriodicPass(() => this.pass());
 
   constructor(
     private readonly queries: QueryBus,
@@ -30,25 +30,16 @@ export class CreditExpiry implements OnApplicationBootstrap, OnApplicationShutdo
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.options.processors) return;
-    setImmediate(() => void this.runOnce().catch(() => undefined));
-    const interval = this.options.expiryIntervalMs ?? 60_000;
-    if (interval > 0) {
-      this.timer = setInterval(() => void this.runOnce().catch(() => undefined), interval);
-      this.timer.unref();
-    }
+    if (this.options.processors) this.schedule.start(this.options.expiryIntervalMs ?? 60_000);
   }
 
   onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.schedule.stop();
   }
 
   /** One pass; answers how many `CreditsExpired` were appended. */
   runOnce(): Promise<number> {
-    this.running ??= this.pass().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.schedule.runOnce();
   }
 
   private async pass(): Promise<number> {

@@ -5,6 +5,7 @@ import { ListPendingPayments, type PaymentDocument } from '../../contracts/queri
 import { BILLING_OPTIONS, type BillingOptions } from '../billing-options';
 import { Ledger } from '../ledger';
 import { PaymentsService } from './payments.service';
+import { PeriodicPass } from '../periodic-pass';
 
 /**
  * Asks the providers about payments left pending: a capture whose answer was lost (or a process that died between
@@ -14,8 +15,7 @@ import { PaymentsService } from './payments.service';
 @Injectable()
 export class PaymentReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('PaymentReconciler');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private readonly schedule = new PeriodicPass(() => this.pass());
 
   constructor(
     private readonly queries: QueryBus,
@@ -26,24 +26,16 @@ export class PaymentReconciler implements OnApplicationBootstrap, OnApplicationS
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.options.processors) return;
-    setImmediate(() => void this.runOnce().catch(() => undefined));
-    if (this.options.reconcileIntervalMs > 0) {
-      this.timer = setInterval(() => void this.runOnce().catch(() => undefined), this.options.reconcileIntervalMs);
-      this.timer.unref();
-    }
+    if (this.options.processors) this.schedule.start(this.options.reconcileIntervalMs);
   }
 
   onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.schedule.stop();
   }
 
   /** One pass over the pending payments; answers how many changed. */
   runOnce(): Promise<number> {
-    this.running ??= this.pass().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.schedule.runOnce();
   }
 
   private async pass(): Promise<number> {
