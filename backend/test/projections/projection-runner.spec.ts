@@ -159,4 +159,32 @@ describe('ProjectionRunner', () => {
       await v2.stop();
     }
   });
+  it('keeps past events it has no handler for in memory, storing the checkpoint with its next applied batch', async () => {
+    const runner = new ProjectionRunner(stores.events, stores.reads, [libraryProjection]);
+    await runner.start();
+    try {
+      await appendHistory(stores.events, libraryHistory(20));
+      expect(await runner.waitFor(await stores.events.headPosition(), 5_000)).toBe(true);
+      const applied = (await stores.reads.getCheckpoint('library-items'))!.position;
+
+      // Events of other modules: read, not committed for (no write for what changes nothing), yet waited for.
+      for (let i = 0; i < 30; i += 1) await stores.events.append(`other-${i}`, [testEvent('SomethingElse')], 'any');
+      const otherHead = await stores.events.headPosition();
+      expect(await runner.waitFor(otherHead, 5_000)).toBe(true);
+      expect((await stores.reads.getCheckpoint('library-items'))!.position).toBe(applied);
+      expect((await runner.status())[0]).toMatchObject({ position: otherHead, lag: 0 });
+
+      await stores.events.append(
+        'lib-next',
+        [testEvent('ItemAdded', { itemId: 'next', ownerId: 'o', title: 'Next' })],
+        'any',
+      );
+      const head = await stores.events.headPosition();
+      expect(await runner.waitFor(head, 5_000)).toBe(true);
+      expect((await stores.reads.getCheckpoint('library-items'))!.position).toBe(head);
+      expect(await stores.reads.collection('library_items').findById('next')).toMatchObject({ title: 'Next' });
+    } finally {
+      await runner.stop();
+    }
+  });
 });

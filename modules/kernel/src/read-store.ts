@@ -72,11 +72,20 @@ export interface ReadStoreSession {
   replaceCollection(from: string, to: string): Promise<void>;
 }
 
+export interface TransactionOptions {
+  /**
+   * `relaxed`: the commit is atomic but need not be on disk when the promise resolves (a power cut may lose the last
+   * ones, never tear one). Only for state rebuilt from the event log, such as a projection's batch and its
+   * checkpoint; the default, `full`, is durable on resolve.
+   */
+  readonly durability?: 'full' | 'relaxed';
+}
+
 export abstract class ReadStore {
   abstract readonly kind: string;
   abstract collection<T extends Document = Document>(name: string): Collection<T>;
   /** Runs `work` in one transaction: every write in it, checkpoints included, commits together or not at all. */
-  abstract transaction<R>(work: (session: ReadStoreSession) => Promise<R>): Promise<R>;
+  abstract transaction<R>(work: (session: ReadStoreSession) => Promise<R>, options?: TransactionOptions): Promise<R>;
   abstract getCheckpoint(name: string): Promise<Checkpoint | null>;
   abstract setCheckpoint(name: string, checkpoint: Omit<Checkpoint, 'updatedAt'>): Promise<void>;
   abstract deleteCheckpoint(name: string): Promise<void>;

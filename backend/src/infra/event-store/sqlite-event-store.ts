@@ -49,10 +49,18 @@ CREATE TABLE IF NOT EXISTS events (
 
 const COLUMNS = 'position, id, stream, revision, type, data, metadata';
 
+interface QueuedAppend {
+  readonly streamName: string;
+  readonly events: readonly EventToAppend[];
+  readonly expectedRevision: ExpectedRevision;
+  readonly resolve: (result: AppendResult) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /**
  * The embedded event log: one SQLite table, positions from an AUTOINCREMENT key (never reused), revisions unique
  * per stream. Appends run in an IMMEDIATE transaction under the process-wide write lock with `synchronous=FULL`, so
- * a resolved append has been fsynced. Re-appending events whose ids are already in the stream at the same place is
+ * a resolved append has been fsynced; concurrent appends share one such commit (see `append`). Re-appending events whose ids are already in the stream at the same place is
  * acknowledged without writing again (idempotent retries), as EventStoreDB does.
  */
 export class SqliteEventStore extends EventStore {
@@ -67,6 +75,8 @@ export class SqliteEventStore extends EventStore {
   private readonly readStreamStatement: Statement<[string, number, number], EventRow>;
   private readonly countStatement: Statement<[number, number], { n: number }>;
   private readonly readAllStatements = new Map<string, Statement<unknown[], EventRow>>();
+  private readonly queued: QueuedAppend[] = [];
+  private flushing = false;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -92,29 +102,77 @@ export class SqliteEventStore extends EventStore {
     );
   }
 
-  async append<E extends DomainEvent>(
+  /**
+   * Appends join a group commit: every append requested while the previous group waits for the write lock, or in
+   * the same turn of the event loop, is written in one transaction with one fsync, each under its own savepoint, so
+   * one refused append (wrong expected revision) neither takes the others down nor leaves a row behind. Appends to
+   * one stream in one group apply in the order they were asked for, as they would one after the other.
+   */
+  append<E extends DomainEvent>(
     streamName: string,
     events: readonly EventToAppend<E>[],
     expectedRevision: ExpectedRevision,
   ): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
-    const result = await this.db.exclusive(() => {
-      const w = this.db.writer;
-      w.exec('BEGIN IMMEDIATE');
-      try {
-        const outcome = this.appendInTransaction(streamName, events, expectedRevision);
-        w.exec('COMMIT');
-        return outcome;
-      } catch (error) {
-        if (w.inTransaction) w.exec('ROLLBACK');
-        throw error;
+    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.queued.push({ streamName, events, expectedRevision, resolve, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => void this.flush());
       }
     });
-    if (result.written > 0) {
-      this.onAppended?.(result.written);
+  }
+
+  private async flush(): Promise<void> {
+    let group: QueuedAppend[] = [];
+    try {
+      await this.db.exclusive(() => {
+        group = this.queued.splice(0); // taken with the lock held: whatever arrived while waiting joins
+        return this.commitGroup(group);
+      });
+    } catch (error) {
+      for (const request of group) request.reject(error); // no effect on those already settled
+    } finally {
+      if (this.queued.length > 0) setImmediate(() => void this.flush());
+      else this.flushing = false;
+    }
+  }
+
+  /** Writes a group in one transaction; settles every request once the commit is known. */
+  private commitGroup(group: QueuedAppend[]): void {
+    const w = this.db.writer;
+    const outcomes: Array<{ ok: true; append: AppendResult; written: number } | { ok: false; error: unknown }> = [];
+    try {
+      w.exec('BEGIN IMMEDIATE');
+      for (const request of group) {
+        w.exec('SAVEPOINT append');
+        try {
+          const outcome = this.appendInTransaction(request.streamName, request.events, request.expectedRevision);
+          w.exec('RELEASE append');
+          outcomes.push({ ok: true, ...outcome });
+        } catch (error) {
+          w.exec('ROLLBACK TO append');
+          w.exec('RELEASE append');
+          outcomes.push({ ok: false, error });
+        }
+      }
+      w.exec('COMMIT');
+    } catch (error) {
+      // The commit itself failed (disk full, I/O error): nothing of the group is stored.
+      if (w.inTransaction) w.exec('ROLLBACK');
+      for (const request of group) request.reject(error);
+      return;
+    }
+    const written = outcomes.reduce((sum, outcome) => sum + (outcome.ok ? outcome.written : 0), 0);
+    if (written > 0) {
+      this.onAppended?.(written);
       this.appended.notify();
     }
-    return result.append;
+    group.forEach((request, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) request.resolve(outcome.append);
+      else request.reject(outcome.error);
+    });
   }
 
   private appendInTransaction(

@@ -7,6 +7,7 @@ import {
   type IndexSpec,
   ReadStore,
   type ReadStoreSession,
+  type TransactionOptions,
 } from '@kora/kernel';
 import type Database from 'better-sqlite3';
 import { cachedStatement as sql, type SqliteDatabase } from '../sqlite/sqlite-database';
@@ -57,16 +58,19 @@ export class SqliteReadStore extends ReadStore {
     return new SqliteCollection<T>(name, this, null);
   }
 
-  transaction<R>(work: (session: ReadStoreSession) => Promise<R>): Promise<R> {
-    return this.db.transaction(async () => {
-      const created = new Set<string>();
-      try {
-        return await work(new SqliteSession(this, created));
-      } catch (error) {
-        for (const table of created) this.tables.delete(table); // rolled back with the transaction
-        throw error;
-      }
-    });
+  transaction<R>(work: (session: ReadStoreSession) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
+    return this.db.transaction(
+      async () => {
+        const created = new Set<string>();
+        try {
+          return await work(new SqliteSession(this, created));
+        } catch (error) {
+          for (const table of created) this.tables.delete(table); // rolled back with the transaction
+          throw error;
+        }
+      },
+      { relaxed: options.durability === 'relaxed' },
+    );
   }
 
   async getCheckpoint(name: string): Promise<Checkpoint | null> {

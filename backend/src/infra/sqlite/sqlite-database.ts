@@ -17,6 +17,7 @@ export class SqliteDatabase {
   readonly writer: Database.Database;
   readonly reader: Database.Database;
   private readonly mutex = new AsyncMutex();
+  private readonly synchronous: 'FULL' | 'NORMAL';
   private closed = false;
 
   constructor(
@@ -26,7 +27,8 @@ export class SqliteDatabase {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.writer = new Database(file);
     this.writer.pragma('journal_mode = WAL');
-    this.writer.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+    this.synchronous = options.synchronous ?? 'FULL';
+    this.writer.pragma(`synchronous = ${this.synchronous}`);
     this.writer.pragma('busy_timeout = 5000');
     this.writer.pragma('foreign_keys = ON');
     // The reader shares the file; a private in-memory database cannot be shared, so tests use a temp file.
@@ -40,17 +42,27 @@ export class SqliteDatabase {
     return this.mutex.run(work);
   }
 
-  /** Runs `work` in one IMMEDIATE transaction with the write lock held; rolls back if it throws. */
-  transaction<R>(work: () => Promise<R>): Promise<R> {
+  /**
+   * Runs `work` in one IMMEDIATE transaction with the write lock held; rolls back if it throws. A `relaxed` commit
+   * is not fsynced (`synchronous=NORMAL` for that commit only): it is atomic, and the next durable commit's fsync of
+   * the write-ahead log, which is written in order, makes it durable too.
+   */
+  transaction<R>(work: () => Promise<R>, options: { relaxed?: boolean } = {}): Promise<R> {
     return this.mutex.run(async () => {
-      this.writer.exec('BEGIN IMMEDIATE');
+      const relax = options.relaxed === true && this.synchronous !== 'NORMAL';
+      if (relax) this.writer.pragma('synchronous = NORMAL');
       try {
-        const result = await work();
-        this.writer.exec('COMMIT');
-        return result;
-      } catch (error) {
-        if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
-        throw error;
+        this.writer.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await work();
+          this.writer.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+          throw error;
+        }
+      } finally {
+        if (relax) this.writer.pragma(`synchronous = ${this.synchronous}`);
       }
     });
   }
