@@ -42,7 +42,9 @@ interface Replayed {
   projection: AnyProjection;
   /** Events at or below it are in the read model (its checkpoint when the audit started). */
   checkpoint: number;
-  docs: Map<string, Record<string, unknown> & { _position: number }>;
+  handles: ReadonlySet<string>;
+  /** The replayed documents (without `_position`, which the comparison leaves out). */
+  docs: Map<string, Record<string, unknown>>;
   last: Map<string, RecordedEvent>;
 }
 
@@ -56,7 +58,7 @@ export async function runAudit(events: EventStore, reads: ReadStore, options: Au
   const replays: Replayed[] = [];
   for (const projection of projections) {
     const checkpoint = (await reads.getCheckpoint(projection.name))?.position ?? 0;
-    replays.push({ projection, checkpoint, docs: new Map(), last: new Map() });
+    replays.push({ projection, checkpoint, handles: new Set(projection.handles), docs: new Map(), last: new Map() });
   }
   const types = [...new Set([...AUDIT_EVENT_TYPES, ...projections.flatMap((p) => p.handles as string[])])];
   const auditTypes = new Set(AUDIT_EVENT_TYPES);
@@ -72,13 +74,13 @@ export async function runAudit(events: EventStore, reads: ReadStore, options: Au
       eventsRead += 1;
       if (auditTypes.has(event.type)) audit.add(event);
       for (const replay of replays) {
-        if (event.position > replay.checkpoint || !replay.projection.handles.includes(event.type)) continue;
+        if (event.position > replay.checkpoint || !replay.handles.has(event.type)) continue;
         const target = replay.projection.target(event);
         if (!target) continue;
         if (!('id' in target)) throw new Error(`${replay.projection.name}: only targets by id are audited`);
         const current = replay.docs.get(target.id) ?? null;
         const next = replay.projection.evolve(current, event) as Record<string, unknown> | null;
-        if (next) replay.docs.set(target.id, { ...next, _position: event.position });
+        if (next) replay.docs.set(target.id, next);
         else replay.docs.delete(target.id);
         replay.last.set(target.id, event);
       }

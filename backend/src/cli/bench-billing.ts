@@ -23,7 +23,7 @@ import { closeStores, openStores } from '../infra/infra.module';
  * 3. Unlocks: every account spends its 5 credits on its 5 tracks (`POST /api/audio/track/{id}/master`
  *    `{ credit: true }`), UNLOCK_CONCURRENCY requests in flight across all accounts: unlocks per second, latency.
  * 4. Stops the server and runs `npm run audit` over the result: clean or not, and its replay rate.
- * `--accounts N` changes the number of accounts.
+ * `--accounts N` changes the number of accounts; `BENCH_KEEP_DATA=1` keeps the data directory (to profile the audit).
  */
 const ROOT = join(__dirname, '..', '..', '..');
 const CREDITS = 5;
@@ -336,7 +336,8 @@ async function main(): Promise<void> {
     for (const row of rows) console.log(row);
   } finally {
     agent.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP_DATA) console.log(`\nData directory kept (BENCH_KEEP_DATA): ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -597,15 +597,20 @@ export class LedgerAudit {
 
     const account = this.options.account;
     const at = this.options.to ?? this.options.now ?? new Date().toISOString();
-    const packs = this.packsAtTo ?? this.packs;
+    const packsOf = new Map<string, PackTally[]>(); // by `userId|service`, the key of `counts`
+    for (const pack of (this.packsAtTo ?? this.packs).values()) {
+      const key = `${pack.userId}|${pack.service}`;
+      const list = packsOf.get(key);
+      if (list) list.push(pack);
+      else packsOf.set(key, [pack]);
+    }
     const balances: BalanceRow[] = [];
     for (const [key, counts] of this.counts) {
       const [userId, service] = key.split('|') as [string, BillingService];
       if (account && userId !== account) continue;
       let held = 0;
       let usable = 0;
-      for (const pack of packs.values()) {
-        if (pack.userId !== userId || pack.service !== service) continue;
+      for (const pack of packsOf.get(key) ?? []) {
         const left = pack.credits - pack.used - pack.removed;
         held += left;
         if (pack.startDate <= at && at < pack.endDate) usable += Math.max(0, left);
