@@ -182,7 +182,7 @@ describe('stems: separation through the product, every mode', () => {
     await expect(test.app.get(CommandBus).execute(new UnlockTrack(kofi.userId, id, 'payment', 'x'))).rejects.toThrow();
     expect(await test.app.get(CommandBus).execute(unlock)).toBe(true);
     expect(await test.app.get(CommandBus).execute(unlock)).toBe(false);
-    await until(id, (status) => status === 'COMPLETED');
+    await until(id, (status) => status === 'MASTER_READY');
     const track = (await request(test.url).get(`/api/audio/track/${id}`).set(awa.auth).expect(200)).body;
     expect(track.unlocked).toBe(true);
     expect(track.stems).toEqual({

@@ -165,7 +165,7 @@ describe('billing over HTTP through the built-in sandbox', () => {
         .expect(200);
       expect(status.body.status).toBe('COMPLETED');
       const track = await request(test.url).get(`/api/audio/track/${trackId}`).set(awa.auth).expect(200);
-      expect(track.body).toMatchObject({ unlocked: true, status: 'COMPLETED' });
+      expect(track.body).toMatchObject({ unlocked: true, status: 'MASTER_READY' });
       const unlock = await request(test.url)
         .post(`/api/audio/track/${trackId}/master`)
         .set(awa.auth)

@@ -6,6 +6,9 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { eventsOf, seedTrack } from './billing-support';
 import { FakeOrangeMoney, FakePayPal } from './fake-providers';
 
+// How long the adapters wait for the fake (a loaded CI machine can take several hundred ms to answer loopback).
+const PATIENCE_MS = 2_000;
+
 describe('the PayPal REST adapter against a fake PayPal on loopback', () => {
   let fake: FakePayPal;
   let paypal: PayPalRestGateway;
@@ -16,7 +19,7 @@ describe('the PayPal REST adapter against a fake PayPal on loopback', () => {
       clientSecret: fake.clientSecret,
       apiBase: fake.url,
       webhookId: fake.webhookId,
-      timeoutMs: 500,
+      timeoutMs: PATIENCE_MS,
     });
   });
   afterAll(() => fake.stop());
@@ -82,11 +85,11 @@ describe('the PayPal REST adapter against a fake PayPal on loopback', () => {
     } finally {
       fake.failWith = null;
     }
-    fake.delayMs = 1_000;
+    fake.delayMs = 2 * PATIENCE_MS;
     try {
       const slow = await paypal.getOrder(declined.id).catch((error: unknown) => error);
       expect(slow).toBeInstanceOf(ProviderUnavailable);
-      expect((slow as Error).message).toContain('no answer within 500 ms');
+      expect((slow as Error).message).toContain(`no answer within ${PATIENCE_MS} ms`);
     } finally {
       fake.delayMs = 0;
     }
@@ -156,7 +159,7 @@ describe('the Orange Money REST adapter against a fake Sonatel API on loopback',
       apiBase: fake.url,
       merchantCode: fake.merchantCode,
       callbackApiKey: fake.callbackApiKey,
-      timeoutMs: 500,
+      timeoutMs: PATIENCE_MS,
     });
   });
   afterAll(() => fake.stop());
@@ -202,7 +205,7 @@ describe('the Orange Money REST adapter against a fake Sonatel API on loopback',
     } finally {
       fake.failWith = null;
     }
-    fake.delayMs = 1_000;
+    fake.delayMs = 2 * PATIENCE_MS;
     try {
       expect(await om.getTransaction('x').catch((error: unknown) => error)).toBeInstanceOf(ProviderUnavailable);
     } finally {

@@ -42,8 +42,8 @@ describe('demo tracks', () => {
     const demos = await demosOf(first);
     const byService = Object.fromEntries(demos.map((track) => [track.service, track]));
     expect(byService.AI_MASTERING).toMatchObject({ status: 'MASTER_READY', isDemo: true, unlocked: true });
-    expect(byService.AUDIO_ENHANCEMENT).toMatchObject({ status: 'COMPLETED', unlocked: true });
-    expect(byService.STEM_SEPARATION).toMatchObject({ status: 'COMPLETED', unlocked: true });
+    expect(byService.AUDIO_ENHANCEMENT).toMatchObject({ status: 'MASTER_READY', unlocked: true });
+    expect(byService.STEM_SEPARATION).toMatchObject({ status: 'MASTER_READY', unlocked: true });
     expect(Object.keys(byService.STEM_SEPARATION!.stems)).toEqual(['vocals', 'drums', 'bass', 'other', 'original']);
     await request(test.url)
       .get(byService.STEM_SEPARATION!.stems.original!)

@@ -10,7 +10,7 @@ import { defineProjection, streamId } from '@kora/kernel';
 /** One document per live track: the recent-tracks list, the track screen and the status endpoint. */
 export const tracksProjection = defineProjection<TrackEvent, TrackDocument>({
   name: 'tracks',
-  version: 1,
+  version: 2, // 2: an unlocked result is MASTER_READY for every service (was COMPLETED for stems and enhancement)
   collection: 'tracks',
   // The list's shapes, in the list's order (newest first, then id): the first page reads ten index entries and
   // the count never opens a document.

@@ -109,7 +109,7 @@ export type StemsReady = DomainEvent<
 export type ProcessingFailed = DomainEvent<'ProcessingFailed', { jobId: string; code: string; message: string }>;
 export type ProcessingCancelled = DomainEvent<'ProcessingCancelled', { jobId: string }>;
 export type TrackUnlocked = DomainEvent<'TrackUnlocked', { via: 'demo' | 'payment' | 'credit' }>;
-/** The final result is unlocked and ready (mastering: MASTER_READY; stems and enhancement: COMPLETED). */
+/** The final result is unlocked and ready: the track shows MASTER_READY, whatever its service. */
 export type MasterReady = DomainEvent<'MasterReady', { service: TrackService }>;
 export type TrackDeleted = DomainEvent<'TrackDeleted', { keys: string[] }>;
 export type TrackResultEmailed = DomainEvent<'TrackResultEmailed', { recipientFingerprint: string; expiresAt: string }>;

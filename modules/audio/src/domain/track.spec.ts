@@ -254,14 +254,14 @@ describe('completing a job', () => {
     });
   });
 
-  it('ends an unlocked demo enhancement at COMPLETED', () => {
+  it('ends an unlocked demo enhancement at MASTER_READY', () => {
     const demo = upload({ isDemo: true, service: 'AUDIO_ENHANCEMENT' });
     given([
       uploaded(demo),
       requested('AUDIO_ENHANCEMENT'),
       { type: 'TrackUnlocked', data: { via: 'demo' } },
       previewReady('AUDIO_ENHANCEMENT'),
-    ]).thenState({ status: 'COMPLETED' });
+    ]).thenState({ status: 'MASTER_READY' });
   });
 
   it('refuses a result from a job of another id', () => {
