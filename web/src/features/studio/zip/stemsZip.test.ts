@@ -3,7 +3,7 @@ import { describe, expect, it, jest } from '@jest/globals';
 import { buildStemsZip, stemEntryName, stemsBaseName, StemsDownloadError, stemsZipName, zipStems } from './stemsZip';
 
 /** A small but real WAV-like payload: every byte value, so any corruption shows. */
-function payload(seed: number, size = 4096): Uint8Array {
+function payload(seed: number, size = 4096): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(size);
   for (let i = 0; i < size; i += 1) bytes[i] = (i * 31 + seed) % 256;
   return bytes;
