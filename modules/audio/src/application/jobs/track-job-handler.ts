@@ -115,7 +115,13 @@ export class TrackJobHandler implements JobHandler, OnModuleInit {
     const claimedType = upload.format;
     switch (service) {
       case 'AI_MASTERING':
-        return { kind: 'master', input, outDir, claimedType, options: {} };
+        return {
+          kind: 'master',
+          input,
+          outDir,
+          claimedType,
+          options: { intensity: options.intensity ?? 'medium', target: options.target ?? 'streaming' },
+        };
       case 'AUDIO_ENHANCEMENT':
         return {
           kind: 'enhance',

@@ -5,6 +5,10 @@ export { UploadRejectedError };
 import {
   ENHANCEMENT_PRESETS,
   type EnhancementPreset,
+  MASTERING_INTENSITIES,
+  MASTERING_TARGETS,
+  type MasteringIntensity,
+  type MasteringTarget,
   STEM_MODES,
   type StemMode,
   TRACK_SERVICES,
@@ -26,9 +30,12 @@ export interface UploadChoice {
   service: TrackService;
   preset: EnhancementPreset | null;
   mode: StemMode | null;
+  /** Mastering only: how far the chain goes (default medium) and the loudness target (default streaming, -14 LUFS). */
+  intensity: MasteringIntensity | null;
+  target: MasteringTarget | null;
 }
 
-/** Reads the form's service, preset and mode, with the spec's defaults. */
+/** Reads the form's service, preset, mode and mastering settings, with the spec's defaults. */
 export function uploadChoice(fields: Record<string, string>): UploadChoice {
   const service = fields.service as TrackService;
   if (!TRACK_SERVICES.includes(service)) {
@@ -45,7 +52,17 @@ export function uploadChoice(fields: Record<string, string>): UploadChoice {
     mode = (fields.mode || 'vocals') as StemMode;
     if (!STEM_MODES.includes(mode)) throw new UploadRejectedError('upload.invalidMode', 'Unknown stem mode.');
   }
-  return { service, preset, mode };
+  let intensity: MasteringIntensity | null = null;
+  let target: MasteringTarget | null = null;
+  if (service === 'AI_MASTERING') {
+    intensity = (fields.intensity || 'medium') as MasteringIntensity;
+    if (!MASTERING_INTENSITIES.includes(intensity))
+      throw new UploadRejectedError('upload.invalidIntensity', 'Choose a low, medium or high intensity.');
+    target = (fields.target || 'streaming') as MasteringTarget;
+    if (!MASTERING_TARGETS.includes(target))
+      throw new UploadRejectedError('upload.invalidTarget', 'Choose a loudness target: streaming, apple or club.');
+  }
+  return { service, preset, mode, intensity, target };
 }
 
 export function checkSize(service: TrackService, size: number): void {

@@ -127,7 +127,10 @@ export class UploadService {
       {
         type: 'UploadTrack',
         jobId: this.ids.newId(),
-        options: { preset: choice.preset, mode: choice.mode },
+        options:
+          choice.service === 'AI_MASTERING'
+            ? { preset: null, mode: null, intensity: choice.intensity, target: choice.target }
+            : { preset: choice.preset, mode: choice.mode },
         upload: {
           trackId,
           ownerId: userId,
