@@ -1,0 +1,266 @@
+/* global window, document, MutationObserver -- the functions given to page.evaluate run in the browser */
+// The studio in Chromium: the real server, real audio made by ffmpeg, the built client. Run by `npm run test:browser`.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { launchBrowser, signUpOnProvider, startServer } from './support.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+const PERSON = {
+  firstName: 'Fatou',
+  lastName: 'Ndiaye',
+  email: `fatou.ndiaye.${Date.now()}@example.com`,
+  password: 'Ndeye-Coumba-2026',
+};
+
+let server;
+let browser;
+let page;
+let media;
+let song;
+let longSong;
+let firstTrackUrl;
+const pageErrors = [];
+
+/** A WAV made by ffmpeg: `seconds` of a two-note chord with a pulse. */
+function wav(path, seconds, { rate = 44100, channels = 2 } = {}) {
+  execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=220:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=330:duration=${seconds}`,
+    '-filter_complex',
+    '[0][1]amix=inputs=2,volume=0.5,apulsator=hz=2',
+    '-ac',
+    String(channels),
+    '-ar',
+    String(rate),
+    '-c:a',
+    'pcm_s16le',
+    path,
+  ]);
+  return path;
+}
+
+async function seriousViolations() {
+  await page.evaluate(AXE);
+  const results = await page.evaluate(() =>
+    window.axe.run(document, {
+      resultTypes: ['violations'],
+      runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'],
+    }),
+  );
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+const horizontalOverflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+const playingCount = () =>
+  page.evaluate(() => [...document.querySelectorAll('audio, video')].filter((element) => !element.paused).length);
+
+async function outbox() {
+  return (await fetch(`${server.baseUrl}/dev/outbox`, { headers: { Accept: 'application/json' } })).json();
+}
+
+/** Chooses a file through the real file input and starts the upload. */
+async function upload(path) {
+  await page.locator('.upload-card input[type=file]').setInputFiles(path);
+  await page.locator('.dropzone__file').waitFor();
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+}
+
+describe('the studio in Chromium', { concurrency: false }, () => {
+  before(async () => {
+    media = await mkdtemp(join(tmpdir(), 'kora-studio-e2e-'));
+    song = wav(join(media, 'sunu-gaal.wav'), 14);
+    // Long enough to still be processing when aborted or reloaded (mono 22.05 kHz keeps it under 50 MB).
+    longSong = wav(join(media, 'long-take.wav'), 16 * 60, { rate: 22050, channels: 1 });
+    server = await startServer();
+    browser = await launchBrowser();
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.addInitScript(() => {
+      // Remembers that the progress views showed, however briefly.
+      new MutationObserver(() => {
+        if (document.querySelector('.ring')) window.sessionStorage.setItem('sawRing', '1');
+        if (document.querySelector('.processing')) window.sessionStorage.setItem('sawProcessing', '1');
+      }).observe(document, { subtree: true, childList: true });
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (media) await rm(media, { recursive: true, force: true });
+  });
+
+  test('signs up and lands on the dashboard with AI mastering chosen', async () => {
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.waitForURL(/\/oidc\/interaction\//);
+    await signUpOnProvider(page, server, PERSON);
+    await page.waitForURL(`${server.baseUrl}/dashboard`);
+    const mastering = page.getByRole('button', { name: /AI mastering/ });
+    await mastering.waitFor();
+    assert.equal(await mastering.getAttribute('aria-pressed'), 'true');
+    assert.equal(await page.evaluate(() => localStorage.getItem('selectedService')), 'AI_MASTERING');
+  });
+
+  test('a WAV uploaded through the file input is processed and its result opens', async () => {
+    await page.getByRole('button', { name: /AI mastering/ }).click();
+    await page.getByRole('button', { name: 'Punchy' }).click();
+    await upload(song);
+    await page.waitForURL(/[?&]track=/);
+    await page.locator('.result').waitFor({ timeout: 120_000 });
+    assert.equal(await page.evaluate(() => window.sessionStorage.getItem('sawRing')), '1', 'the upload ring showed');
+    assert.equal(await page.evaluate(() => window.sessionStorage.getItem('sawProcessing')), '1', 'processing showed');
+    firstTrackUrl = page.url();
+    await page.getByText('Preview ready').waitFor();
+    // The engine's report: loudness and true peak before and after, in a table people can read.
+    const report = page.locator('.report__table');
+    await report.waitFor();
+    assert.match(await report.innerText(), /Loudness \(integrated\)[\s\S]*LUFS[\s\S]*True peak[\s\S]*dBTP/);
+    assert.ok((await page.locator('.chart svg').count()) >= 1, 'a curve or a spectrum is drawn');
+  });
+
+  test('players draw waveforms and exactly one plays at a time', async () => {
+    const players = page.locator('.player');
+    assert.equal(await players.count(), 2, 'original and preview (the master is locked)');
+    await page.locator('.player[data-state=ready]').nth(1).waitFor();
+    assert.ok(
+      (await page
+        .locator('.player__wave')
+        .first()
+        .evaluate((el) => el.innerHTML.length)) > 0,
+    );
+    await page.getByRole('button', { name: 'Play Original' }).click();
+    await page.waitForFunction(() => [...document.querySelectorAll('audio')].some((element) => !element.paused));
+    assert.equal(await playingCount(), 1);
+    await page.getByRole('button', { name: 'Play Preview' }).click();
+    await page.getByRole('button', { name: 'Pause Preview' }).waitFor();
+    assert.equal(await playingCount(), 1);
+    await page.getByRole('button', { name: 'Play Original' }).waitFor();
+  });
+
+  test('the A/B switch keeps one player, at equal loudness, and says so', async () => {
+    const ab = page.locator('.ab');
+    await ab.getByRole('button', { name: 'Play', exact: true }).click();
+    await ab.getByRole('button', { name: 'Pause', exact: true }).waitFor();
+    assert.equal(await playingCount(), 1);
+    assert.equal(await page.locator('audio[data-ab=result]').evaluate((element) => element.paused), false);
+    await ab.getByRole('button', { name: 'Original', exact: true }).click();
+    await page.waitForFunction(() => !document.querySelector('audio[data-ab=original]').paused);
+    assert.equal(await playingCount(), 1);
+    assert.match(await page.getByTestId('ab-note').innerText(), /^Level-matched/);
+    const volumes = await page.evaluate(() =>
+      ['original', 'result'].map((side) => document.querySelector(`audio[data-ab=${side}]`).volume),
+    );
+    assert.ok(Math.min(...volumes) < 1 && Math.max(...volumes) === 1, `one side turned down: ${volumes}`);
+    await ab.getByRole('button', { name: 'Pause', exact: true }).click();
+    assert.equal(await playingCount(), 0);
+  });
+
+  test('downloads say why they are locked and where to unlock', async () => {
+    assert.match(await page.locator('.locked-reason').innerText(), /locked until this track is unlocked/);
+    assert.equal(await page.getByRole('button', { name: 'WAV 44.1 kHz / 16-bit' }).isDisabled(), true);
+    assert.equal(
+      await page.getByRole('link', { name: 'See the plans' }).getAttribute('href'),
+      '/accountSettings?section=plans&service=AI_MASTERING#plansSection',
+    );
+  });
+
+  test('sends the result by e-mail; the mail reaches the outbox and the button says Sent for 3 s', async () => {
+    const to = `studio.${Date.now()}@example.com`;
+    const panel = page.locator('.email-panel');
+    const send = panel.getByRole('button', { name: 'Send' });
+    assert.equal(await send.isDisabled(), true, 'disabled while empty');
+    await panel.getByRole('textbox').fill(to);
+    await send.click();
+    await panel.getByRole('button', { name: 'Sent' }).waitFor();
+    const deadline = Date.now() + 10_000;
+    let mail;
+    while (!mail && Date.now() < deadline) {
+      mail = (await outbox()).find((entry) => entry.to === to && entry.template === 'track-result');
+      if (!mail) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.ok(mail, 'the result mail is in the outbox');
+    await panel.getByRole('button', { name: 'Send' }).waitFor({ timeout: 5_000 });
+  });
+
+  test('fits 375 and 1280 px without horizontal overflow or serious axe violations', async () => {
+    const problems = [];
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(firstTrackUrl);
+      await page.locator('.player[data-state=ready]').nth(1).waitFor();
+      const overflow = await horizontalOverflow();
+      if (overflow > 0) problems.push(`${width}px result: ${overflow}px of overflow`);
+      for (const violation of await seriousViolations()) problems.push(`${width}px result: ${violation}`);
+      await page.getByRole('button', { name: 'New upload' }).click();
+      await page.locator('.dropzone').waitFor();
+      const uploadOverflow = await horizontalOverflow();
+      if (uploadOverflow > 0) problems.push(`${width}px upload: ${uploadOverflow}px of overflow`);
+      for (const violation of await seriousViolations()) problems.push(`${width}px upload: ${violation}`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  test('a reload in the middle of processing picks the job up again', async () => {
+    await upload(longSong);
+    await page.locator('.processing').waitFor({ timeout: 60_000 });
+    const url = page.url();
+    assert.match(url, /[?&]track=/);
+    await page.reload();
+    await page.locator('.processing').waitFor();
+    assert.equal(page.url(), url);
+    assert.equal(await page.locator('.steps__item').count(), 7, 'the mastering steps');
+    // The service cannot change while a job runs.
+    assert.equal(await page.getByRole('button', { name: /Stem separation/ }).isDisabled(), true);
+  });
+
+  test('aborting asks first (No keeps going, Yes stops) and returns to the upload card', async () => {
+    await page.getByRole('button', { name: 'Abort' }).click();
+    await page.getByRole('dialog').waitFor();
+    await page.getByRole('button', { name: 'No', exact: true }).click();
+    assert.equal(await page.getByRole('dialog').count(), 0);
+    assert.equal(await page.locator('.processing').count(), 1);
+    await page.getByRole('button', { name: 'Abort' }).click();
+    const cancelled = page.waitForResponse((r) => /\/cancel$/.test(r.url()) && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Yes', exact: true }).click();
+    assert.equal((await cancelled).status(), 200);
+    await page.locator('.dropzone').waitFor();
+    assert.doesNotMatch(page.url(), /track=/);
+    assert.equal(await page.getByRole('button', { name: /Stem separation/ }).isDisabled(), false);
+  });
+
+  test('in French, the result shows no raw translation key', async () => {
+    await page.evaluate(() => localStorage.setItem('language', 'fr'));
+    await page.goto(firstTrackUrl);
+    await page.getByText('Comparer avant et après').waitFor();
+    await page.locator('.player[data-state=ready]').nth(1).waitFor();
+    const text = await page.locator('main').innerText();
+    assert.doesNotMatch(text, /\b(studio|stems|services|dashboard):/);
+    assert.doesNotMatch(text, /\b(upload|processing|report|downloads|email|result|ab|player|steps)\.[a-zA-Z]+/);
+    await page.getByRole('button', { name: 'Nouvel envoi' }).click();
+    const upload = await page.locator('.upload-card').innerText();
+    assert.doesNotMatch(upload, /\b(upload|intensities|targets)\.[a-zA-Z]+/);
+    assert.match(upload, /Intensité du mastering/);
+    assert.deepEqual(pageErrors, []);
+  });
+});

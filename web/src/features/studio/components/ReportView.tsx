@@ -1,0 +1,162 @@
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../lib/format';
+import type { EngineReport, LoudnessFacts } from '../api/tracks';
+
+const W = 600;
+const H = 160;
+const PAD = { left: 40, right: 10, top: 10, bottom: 24 };
+
+const finite = (value: number | null | undefined): value is number =>
+  typeof value === 'number' && Number.isFinite(value);
+
+/** An SVG polyline through the points, scaled into the chart area (nulls and silence break nothing: skipped). */
+function path(points: Array<[number, number]>, x: (v: number) => number, y: (v: number) => number): string {
+  return points.map(([px, py], index) => `${index === 0 ? 'M' : 'L'}${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(' ');
+}
+
+interface Series {
+  name: string;
+  className: string;
+  points: Array<[number, number]>;
+}
+
+function Chart({
+  label,
+  series,
+  xLog,
+  xTicks,
+  yUnit,
+}: {
+  label: string;
+  series: Series[];
+  xLog: boolean;
+  xTicks: Array<[number, string]>;
+  yUnit: string;
+}) {
+  const all = series.flatMap((s) => s.points);
+  if (all.length < 2) return null;
+  const xs = all.map(([px]) => (xLog ? Math.log10(px) : px));
+  const ys = all.map(([, py]) => py);
+  const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+  const [y0, y1] = [Math.floor(Math.min(...ys) / 6) * 6, Math.ceil(Math.max(...ys) / 6) * 6 || 6];
+  const x = (v: number) => PAD.left + (((xLog ? Math.log10(v) : v) - x0) / (x1 - x0 || 1)) * (W - PAD.left - PAD.right);
+  const y = (v: number) => PAD.top + ((y1 - v) / (y1 - y0 || 1)) * (H - PAD.top - PAD.bottom);
+  const yTicks = [y0, (y0 + y1) / 2, y1];
+  return (
+    <figure className="chart">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} preserveAspectRatio="none">
+        {yTicks.map((tick) => (
+          <g key={tick}>
+            <line className="chart__grid" x1={PAD.left} x2={W - PAD.right} y1={y(tick)} y2={y(tick)} />
+            <text className="chart__tick" x={PAD.left - 4} y={y(tick) + 4} textAnchor="end">
+              {Math.round(tick)}
+            </text>
+          </g>
+        ))}
+        {xTicks.map(([value, text]) => (
+          <text key={value} className="chart__tick" x={x(value)} y={H - 6} textAnchor="middle">
+            {text}
+          </text>
+        ))}
+        {series.map((s) => (
+          <path key={s.name} className={`chart__line ${s.className}`} d={path(s.points, x, y)} />
+        ))}
+      </svg>
+      <figcaption>
+        {label} ({yUnit}){' '}
+        {series.map((s) => (
+          <span key={s.name} className={`chart__key ${s.className}`}>
+            {s.name}
+          </span>
+        ))}
+      </figcaption>
+    </figure>
+  );
+}
+
+const curve = (facts: LoudnessFacts | undefined): Array<[number, number]> =>
+  (facts?.shortTermCurveLufs ?? []).flatMap((value, index) =>
+    finite(value) && value > -70 ? [[index + 3, value]] : [],
+  );
+
+const spectrum = (facts: LoudnessFacts | undefined): Array<[number, number]> => {
+  const bands = facts?.spectrum?.bandsHz ?? [];
+  const levels = facts?.spectrum?.levelsDb ?? [];
+  return bands.flatMap((hz, index) => {
+    const level = levels[index];
+    return finite(level) && level > -120 && hz >= 20 ? [[hz, level]] : [];
+  });
+};
+
+/** The engine's report as a person reads it: loudness and peaks before and after, the curve, the spectrum. */
+export function ReportView({ report, resultLabel }: { report: EngineReport; resultLabel: string }) {
+  const { t, i18n } = useTranslation();
+  const number = (value: number | null | undefined, unit: string) =>
+    finite(value) && value > -70 ? `${formatNumber(value, i18n.language, 1)} ${unit}` : t('studio:report.silent');
+  const rows: Array<[string, number | null | undefined, number | null | undefined, string]> = [
+    [t('studio:report.loudness'), report.before?.integratedLufs, report.after?.integratedLufs, 'LUFS'],
+    [t('studio:report.truePeak'), report.before?.truePeakDbtp, report.after?.truePeakDbtp, 'dBTP'],
+    [t('studio:report.range'), report.before?.loudnessRangeLu, report.after?.loudnessRangeLu, 'LU'],
+  ];
+  const names = { before: t('studio:report.before'), after: resultLabel };
+  const seconds = Math.max(curve(report.before).length, curve(report.after).length);
+  const timeTicks: Array<[number, string]> = [0.25, 0.5, 0.75].map((share) => {
+    const at = Math.round(3 + share * seconds);
+    return [at, `${at} s`];
+  });
+  return (
+    <section className="report" aria-labelledby="report-title">
+      <h3 id="report-title">{t('studio:report.title')}</h3>
+      {finite(report.settings?.targetLufs) && (
+        <p className="muted">
+          {t('studio:report.target', { lufs: formatNumber(report.settings!.targetLufs!, i18n.language, 1) })}
+        </p>
+      )}
+      <div className="table-scroll">
+        <table className="report__table">
+          <thead>
+            <tr>
+              <th scope="col">{t('studio:report.measure')}</th>
+              <th scope="col">{names.before}</th>
+              <th scope="col">{names.after}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(([name, before, after, unit]) => (
+              <tr key={name}>
+                <th scope="row">{name}</th>
+                <td>{number(before, unit)}</td>
+                <td>{number(after, unit)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="muted report__hint">{t('studio:report.hint')}</p>
+      <Chart
+        label={t('studio:report.curve')}
+        yUnit="LUFS"
+        xLog={false}
+        xTicks={timeTicks}
+        series={[
+          { name: names.before, className: 'chart__line--before', points: curve(report.before) },
+          { name: names.after, className: 'chart__line--after', points: curve(report.after) },
+        ]}
+      />
+      <Chart
+        label={t('studio:report.spectrum')}
+        yUnit="dB"
+        xLog
+        xTicks={[
+          [100, '100 Hz'],
+          [1000, '1 kHz'],
+          [10000, '10 kHz'],
+        ]}
+        series={[
+          { name: names.before, className: 'chart__line--before', points: spectrum(report.before) },
+          { name: names.after, className: 'chart__line--after', points: spectrum(report.after) },
+        ]}
+      />
+    </section>
+  );
+}
