@@ -3,9 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { formatDuration } from '../../../lib/format';
 import { buildStemsZip, saveBlob, StemsDownloadError } from '../zip/stemsZip';
 import { stemColour } from './colours';
-import { peaksOf, StemsEngine } from './engine';
+import { StemsEngine } from './engine';
 import { gainOf, initialMixer, mixerReducer } from './mixer';
 import { orderStems } from './order';
+import { peaksOf } from './peaks';
 import { Waveform, type WaveformHandle } from './Waveform';
 import './stems.css';
 

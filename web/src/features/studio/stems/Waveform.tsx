@@ -1,5 +1,6 @@
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 import WaveSurfer from 'wavesurfer.js';
+import { barScale } from './peaks';
 
 /** The spec's waveform (§9): 60 px high, bars 2 px wide, 1 px apart, 2 px radius. */
 export const WAVEFORM = { height: 60, barWidth: 2, barGap: 1, barRadius: 2 } as const;
@@ -36,6 +37,7 @@ export function Waveform({ peaks, duration, colour, onSeek, ref }: WaveformProps
     const instance = WaveSurfer.create({
       container: container.current,
       ...WAVEFORM,
+      barHeight: barScale(peaks),
       peaks,
       duration,
       waveColor: `${colour}80`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { peaksOf, START_LEAD_SECONDS, StemsEngine, type AudioContextLike } from './engine';
-import { FAKE_RATE, FakeAudioContext, fakeAudio } from './test/fakeAudioContext';
+import { START_LEAD_SECONDS, StemsEngine, type AudioContextLike } from './engine';
+import { FakeAudioContext, fakeAudio } from './test/fakeAudioContext';
 
 async function engineWith(lengths: Record<string, number>) {
   const context = new FakeAudioContext();
@@ -99,24 +99,5 @@ describe('the stems engine (one clock for every row)', () => {
     expect(context.state).toBe('closed');
     await engine.play();
     expect(context.playing()).toEqual([]);
-  });
-});
-
-describe('waveform peaks', () => {
-  it('keeps the largest magnitude of each slice, per channel', () => {
-    const left = new Float32Array([0.1, -0.9, 0.2, 0.3, -0.4, 0.05]);
-    const right = new Float32Array([0, 0, 0.5, -0.6, 0, 0]);
-    const buffer = { numberOfChannels: 2, getChannelData: (c: number) => (c === 0 ? left : right) };
-    const [top, bottom] = peaksOf(buffer, 3);
-    expect(Array.from(top ?? [])).toEqual([0.9, 0.3, 0.4].map(expect.closeTo));
-    expect(Array.from(bottom ?? [])).toEqual([0, 0.6, 0].map(expect.closeTo));
-  });
-
-  it('draws at most two channels and never more bars than samples', () => {
-    const samples = new Float32Array(FAKE_RATE);
-    const buffer = { numberOfChannels: 6, getChannelData: () => samples };
-    const peaks = peaksOf(buffer, 1600);
-    expect(peaks).toHaveLength(2);
-    expect(peaks[0]).toHaveLength(FAKE_RATE);
   });
 });

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDuration } from '../../../lib/format';
-import { peaksOf } from '../stems/engine';
+import { peaksOf } from '../stems/peaks';
 import { Waveform, type WaveformHandle } from '../stems/Waveform';
 import './video.css';
 
