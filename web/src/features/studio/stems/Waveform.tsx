@@ -1,5 +1,5 @@
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
-import WaveSurfer from 'wavesurfer.js';
+import type WaveSurfer from 'wavesurfer.js';
 import { barScale } from './peaks';
 
 /** The spec's waveform (§9): 60 px high, bars 2 px wide, 1 px apart, 2 px radius. */
@@ -30,28 +30,49 @@ export function Waveform({ peaks, duration, colour, onSeek, ref }: WaveformProps
   const seek = useRef(onSeek);
   seek.current = onSeek;
 
-  useImperativeHandle(ref, () => ({ setTime: (seconds) => surfer.current?.setTime(seconds) }), []);
+  /** The cursor's place, kept for a waveform still loading. */
+  const time = useRef(0);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      setTime: (seconds) => {
+        time.current = seconds;
+        surfer.current?.setTime(seconds);
+      },
+    }),
+    [],
+  );
 
   useEffect(() => {
-    if (!container.current || duration <= 0) return;
-    const instance = WaveSurfer.create({
-      container: container.current,
-      ...WAVEFORM,
-      barHeight: barScale(peaks),
-      peaks,
-      duration,
-      waveColor: `${colour}80`,
-      progressColor: colour,
-      cursorColor: colour,
-      cursorWidth: 2,
-      interact: true,
-      dragToSeek: true,
-      hideScrollbar: true,
+    const element = container.current;
+    if (!element || duration <= 0) return;
+    let instance: WaveSurfer | null = null;
+    let cancelled = false;
+    // wavesurfer.js comes with the first waveform, not with the page.
+    void import('wavesurfer.js').then(({ default: WaveSurferClass }) => {
+      if (cancelled) return;
+      instance = WaveSurferClass.create({
+        container: element,
+        ...WAVEFORM,
+        barHeight: barScale(peaks),
+        peaks,
+        duration,
+        waveColor: `${colour}80`,
+        progressColor: colour,
+        cursorColor: colour,
+        cursorWidth: 2,
+        interact: true,
+        dragToSeek: true,
+        hideScrollbar: true,
+      });
+      instance.on('interaction', (seconds) => seek.current(seconds));
+      if (time.current > 0) instance.setTime(time.current);
+      surfer.current = instance;
     });
-    instance.on('interaction', (seconds) => seek.current(seconds));
-    surfer.current = instance;
     return () => {
-      instance.destroy();
+      cancelled = true;
+      instance?.destroy();
       surfer.current = null;
     };
   }, [peaks, duration, colour]);
