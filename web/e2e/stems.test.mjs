@@ -1,9 +1,12 @@
 /* global window, document -- the functions given to page.evaluate run in the browser */
-// The stems board and the video result in Debian's Chromium, on real files made by ffmpeg: Web Audio decoding and
-// its clock, wavesurfer drawing, the zip of "download all" and the video element. The components run in a small
-// page built from `web/src/features/studio/stems/test/harness` (the studio route that shows them is tested in
-// studio.test.mjs), served with the media by a plain HTTP server. Run:
-//   node --test --test-concurrency=1 web/e2e/stems.test.mjs
+// The stems board and the video result in Debian's Chromium, on real files made by ffmpeg.
+// 1. The components alone, in a small page built from `web/src/features/studio/stems/test/harness` and served with
+//    the media by a plain HTTP server: Web Audio decoding and its clock, wavesurfer drawing, the zip of "download all",
+//    the video element.
+// 2. The studio on the real server: a stem separation uploaded, separated, opened on the board with its previews,
+//    then unlocked by a (sandbox) PayPal payment and downloaded as one zip of the full stems.
+// Run after building the server and the client:
+//   node scripts/build-server.mjs --quiet && npm run build -w web && node --test --test-concurrency=1 web/e2e/stems.test.mjs
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -16,7 +19,7 @@ import { promisify } from 'node:util';
 import { build } from 'vite';
 import react from '@vitejs/plugin-react';
 import JSZip from 'jszip';
-import { launchBrowser, ROOT } from './support.mjs';
+import { launchBrowser, ROOT, signUpOnProvider, startServer } from './support.mjs';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -345,5 +348,196 @@ describe('the stems board and the video result in Chromium', { concurrency: fals
         await page.screenshot({ path: join(process.env.STEMS_SCREENSHOTS, `stems-${width}.png`), fullPage: true });
       }
     }
+  });
+});
+
+describe('the stems result in the studio, on the real server', { concurrency: false }, () => {
+  const PERSON = {
+    firstName: 'Moussa',
+    lastName: 'Sarr',
+    email: `moussa.sarr.${Date.now()}@example.com`,
+    password: 'Ndeye-Coumba-2026',
+  };
+  const STEM_ROWS = ['original', 'vocals', 'drums', 'bass', 'other'];
+  let app;
+  let appBrowser;
+  let studio;
+  let dir;
+  let trackId;
+  let token;
+  const errors = [];
+
+  const api = async (path, init = {}) => {
+    const response = await fetch(`${app.baseUrl}${path}`, {
+      ...init,
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(init.body && !(init.body instanceof FormData) ? { 'Content-Type': 'application/json' } : {}),
+        ...init.headers,
+      },
+    });
+    return response;
+  };
+  const stemsBoard = () => studio.locator('.stems-board');
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kora-stems-app-e2e-'));
+    // 12 s of a chord over a pulse, 44.1 kHz stereo: above the 1 MB minimum of stem separation.
+    await ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=220:duration=12',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=330:duration=12',
+      '-filter_complex',
+      '[0][1]amix=inputs=2,volume=0.5,apulsator=hz=2',
+      '-ac',
+      '2',
+      '-ar',
+      '44100',
+      '-c:a',
+      'pcm_s16le',
+      join(dir, 'sunu-gaal.wav'),
+    ]);
+    app = await startServer();
+    appBrowser = await launchBrowser();
+    const context = await appBrowser.newContext({
+      locale: 'en-US',
+      viewport: { width: 1280, height: 900 },
+      acceptDownloads: true,
+    });
+    studio = await context.newPage();
+    studio.setDefaultTimeout(30_000);
+    studio.on('pageerror', (error) => errors.push(error.message));
+  });
+
+  after(async () => {
+    await appBrowser?.close();
+    await app?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  test("a stem separation uploaded with the user's token is separated and opens on the board, previews playing", async () => {
+    await studio.goto(`${app.baseUrl}/dashboard`);
+    await studio.waitForURL(/\/oidc\/interaction\//);
+    await signUpOnProvider(studio, app, PERSON);
+    await studio.waitForURL(`${app.baseUrl}/dashboard`);
+    token = await studio.evaluate(() => {
+      const key = Object.keys(localStorage).find((name) => name.startsWith('oidc.user:'));
+      return JSON.parse(localStorage.getItem(key)).access_token;
+    });
+
+    const form = new FormData();
+    form.append('file', new Blob([await readFile(join(dir, 'sunu-gaal.wav'))], { type: 'audio/wav' }), 'Sunu gaal.wav');
+    form.append('service', 'STEM_SEPARATION');
+    form.append('mode', 'full');
+    const uploaded = await api('/api/audio/upload', { method: 'POST', body: form });
+    assert.equal(uploaded.status, 201, await uploaded.clone().text());
+    trackId = (await uploaded.json()).id;
+    const deadline = Date.now() + 240_000;
+    for (;;) {
+      const { status, error } = await (await api(`/api/audio/track/${trackId}/status`)).json();
+      if (status === 'STEMS_READY') break;
+      assert.notEqual(status, 'FAILED', error);
+      assert.ok(Date.now() < deadline, `still ${status} after 4 minutes`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+
+    await studio.goto(`${app.baseUrl}/dashboard?track=${trackId}`);
+    await stemsBoard()
+      .locator('.stem-row .stem-waveform')
+      .nth(STEM_ROWS.length - 1)
+      .waitFor({ timeout: 60_000 });
+    const rows = await stemsBoard()
+      .locator('.stem-row')
+      .evaluateAll((items) => items.map((item) => item.dataset.stem));
+    assert.deepEqual(rows, STEM_ROWS);
+    assert.equal(await stemsBoard().locator('.stem-row__status--error').count(), 0, 'every preview loaded');
+
+    const download = stemsBoard().getByRole('button', { name: 'Download all' });
+    assert.equal(await download.isDisabled(), true);
+    assert.match(
+      await studio.locator(`#${await download.getAttribute('aria-describedby')}`).textContent(),
+      /Unlock the track/,
+    );
+
+    await stemsBoard().getByRole('button', { name: 'Play all' }).click();
+    await studio.waitForFunction(() => document.querySelector('.stems-board__time')?.textContent?.startsWith('0:01'));
+    await stemsBoard().getByRole('button', { name: 'Pause' }).click();
+  });
+
+  test('unlocked by a PayPal payment, "download all" saves the full stems and the original WAV in one zip', async () => {
+    const intent = await api('/api/payments/createIntent', {
+      method: 'POST',
+      body: JSON.stringify({ provider: 'PAYPAL', currency: 'EUR', trackId }),
+    });
+    assert.ok(intent.ok, await intent.clone().text());
+    const { orderId } = await intent.json();
+    const approved = await fetch(`${app.baseUrl}/sandbox/paypal/orders/${orderId}/approve`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(approved.status, 200);
+    const captured = await api(`/api/payments/paypal/capture/${orderId}`, { method: 'POST' });
+    assert.ok(captured.ok, await captured.clone().text());
+    const track = await (await api(`/api/audio/track/${trackId}`)).json();
+    assert.equal(track.unlocked, true);
+
+    await studio.reload();
+    await stemsBoard()
+      .locator('.stem-row .stem-waveform')
+      .nth(STEM_ROWS.length - 1)
+      .waitFor({ timeout: 60_000 });
+    assert.equal(await stemsBoard().locator('.stems-board__notice').count(), 0, 'no preview notice once unlocked');
+    assert.match(
+      await stemsBoard().locator('.stems-board__time').textContent(),
+      /\/ 0:12$/,
+      'the full length, not the preview',
+    );
+
+    const [saved] = await Promise.all([
+      studio.waitForEvent('download', { timeout: 60_000 }),
+      stemsBoard().getByRole('button', { name: 'Download all' }).click(),
+    ]);
+    assert.equal(saved.suggestedFilename(), 'Sunu gaal_stems.zip');
+    const zip = await JSZip.loadAsync(await readFile(await saved.path()));
+    assert.deepEqual(
+      Object.keys(zip.files).sort(),
+      [...STEM_ROWS].sort().map((stem) => `Sunu gaal_${stem}.wav`),
+    );
+    for (const stem of STEM_ROWS) {
+      const served = Buffer.from(await (await api(track.stems[stem])).arrayBuffer());
+      const inside = await zip.file(`Sunu gaal_${stem}.wav`).async('nodebuffer');
+      assert.equal(inside.subarray(0, 4).toString('latin1'), 'RIFF', `${stem} is a WAV`);
+      assert.ok(inside.equals(served), `${stem} is byte for byte the full stem the server streams`);
+    }
+  });
+
+  test('the board fits 375 and 1280 px with no serious axe violation', async () => {
+    for (const width of [375, 1280]) {
+      await studio.setViewportSize({ width, height: 900 });
+      await studio.waitForTimeout(200);
+      assert.equal(
+        await studio.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+        0,
+        `${width} px`,
+      );
+    }
+    await studio.evaluate(AXE);
+    const results = await studio.evaluate(() =>
+      window.axe.run(document, {
+        resultTypes: ['violations'],
+        runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'],
+      }),
+    );
+    const serious = results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    assert.deepEqual(serious, []);
+    assert.deepEqual(errors, []);
   });
 });
