@@ -221,6 +221,26 @@ describe('the studio in Chromium', { concurrency: false }, () => {
     assert.deepEqual(problems, []);
   });
 
+  test('at 375 px the bell and the user menu open inside the screen', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    const inside = async (selector) => {
+      const box = await page.locator(selector).boundingBox();
+      const { width } = page.viewportSize();
+      assert.ok(box, `${selector} is shown`);
+      assert.ok(box.x >= 0 && box.x + box.width <= width, `${selector} spans ${box.x} to ${box.x + box.width}`);
+    };
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    await inside('.bell__panel');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await inside('.user-menu__panel');
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    await inside('.bell__panel');
+    await page.keyboard.press('Escape');
+  });
+
   test('a reload in the middle of processing picks the job up again', async () => {
     await upload(longSong);
     await page.locator('.processing').waitFor({ timeout: 60_000 });
