@@ -162,7 +162,7 @@ describe('StemsBoard', () => {
           .map((source) => JSON.stringify(source.started)),
       ),
     ).toEqual(new Set([JSON.stringify({ when: 0.03, offset: 0 })]));
-    await user.click(screen.getByRole('button', { name: 'Forward 5 s' }));
+    await user.click(screen.getByRole('button', { name: 'Forward 5\u00a0s' }));
     // The rows shorter than 5 s are done; the others restart together at 5 s.
     expect(
       context()
