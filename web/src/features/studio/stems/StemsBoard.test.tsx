@@ -246,4 +246,12 @@ describe('StemsBoard', () => {
     await user.click(screen.getByRole('button', { name: 'Download all' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to download stems');
   });
+
+  it('says so when the browser has no Web Audio, instead of loading for ever', async () => {
+    delete (window as { AudioContext?: unknown }).AudioContext;
+    setup();
+    expect(screen.getByRole('alert').textContent).toBe(en.board.unsupported);
+    expect(screen.getAllByText('Failed to load track')).toHaveLength(6);
+    expect((screen.getByRole('button', { name: 'Play all' }) as HTMLButtonElement).disabled).toBe(true);
+  });
 });

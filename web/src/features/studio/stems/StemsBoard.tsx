@@ -134,6 +134,7 @@ export function StemsBoard({
     const context = createAudioContext();
     if (!context) {
       setUnsupported(true);
+      setLoads(Object.fromEntries(rows.map((row) => [row.id, { status: 'error' } as RowLoad])));
       return;
     }
     const player = new StemsEngine(context);
@@ -170,7 +171,7 @@ export function StemsBoard({
       engine.current = null;
       setPlaying(false);
     };
-    // rowsKey stands for rows: a new array with the same URLs must not reload everything.
+    // rowsKey stands for rows (read above): a new array with the same URLs must not reload everything.
   }, [rowsKey, fetchOnce, showTime]);
 
   // The mixer drives the gains: muted rows are silent, the others play at their volume.
