@@ -56,10 +56,19 @@ export function boardRows(stems: Record<string, string>, originalUrl: string): R
   ];
 }
 
+/**
+ * The board's context: at the stems' own rate (44.1 kHz), so decoding does not resample them (nor hold 9 % more
+ * samples on a 48 kHz device), tuned for playback rather than latency. Browsers that refuse the options get a plain one.
+ */
 function createAudioContext(): AudioContext | null {
   const Context =
     window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
-  return Context ? new Context() : null;
+  if (!Context) return null;
+  try {
+    return new Context({ sampleRate: 44_100, latencyHint: 'playback' });
+  } catch {
+    return new Context();
+  }
 }
 
 /**

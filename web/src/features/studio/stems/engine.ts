@@ -2,6 +2,9 @@
  * The board's player: every row decoded into one AudioContext and started on the same clock tick at the same offset,
  * so stems stay sample-aligned however long they play (separate media elements drift and need re-seeking). The
  * position is the context's clock minus the moment playback started; seeking restarts every source together.
+ * The price is memory: decoded audio is held as 32-bit floats, about 21 MB per stereo minute at 44.1 kHz and row
+ * (30 s previews: 10 MB a row; a 5-minute song unlocked with 5 rows: about 0.5 GB). A row that cannot be decoded
+ * (out of memory included) fails alone and says so.
  */
 
 /** The part of an AudioContext the engine uses (a real one in the browser, a fake in tests). */
