@@ -10,9 +10,12 @@ describe('mastering options on upload', () => {
   let auth: { Authorization: string };
   const media = tempDir('kora-mastering-options-');
   let music: string;
+  let reference: string;
 
   beforeAll(async () => {
-    music = makeMedia(media.path).music(8);
+    const files = makeMedia(media.path);
+    music = files.music(8);
+    reference = files.mp3(6, 'reference.mp3');
     test = await startTestApp();
     auth = { Authorization: `Bearer ${await test.token('mastering-options-user')}` };
   }, 60_000);
@@ -21,13 +24,19 @@ describe('mastering options on upload', () => {
     media.cleanup();
   });
 
-  const upload = (fields: Record<string, string>) => {
+  const upload = (fields: Record<string, string>, extra: Array<[string, string | Buffer, string?]> = []) => {
     let call = request(test.url).post('/api/audio/upload').set(auth);
     for (const [name, value] of Object.entries(fields)) call = call.field(name, value);
+    for (const [field, file, name] of extra) call = call.attach(field, file, name);
     return call.attach('file', music);
   };
 
-  async function report(trackId: string): Promise<{ settings: { intensity: string; targetLufs: number } }> {
+  interface Report {
+    settings: { intensity: string; targetLufs: number; targetSource: string; reference: string | null };
+    reference: { integratedLufs: number } | null;
+  }
+
+  async function report(trackId: string): Promise<Report> {
     const deadline = Date.now() + 60_000;
     for (;;) {
       const status = await request(test.url).get(`/api/audio/track/${trackId}/status`).set(auth).expect(200);
@@ -60,6 +69,35 @@ describe('mastering options on upload', () => {
     const list = await request(test.url).get('/api/audio/tracks').set(auth).expect(200);
     expect(list.body.totalCount).toBe(0);
   });
+
+  it('refuses a reference that is not audio, a reference outside mastering, and two files', async () => {
+    const junk = Buffer.alloc(4096, 7);
+    for (const [fields, extra, code] of [
+      [{ service: 'AI_MASTERING' }, [['reference', junk, 'reference.wav']], 'upload.invalidReference'],
+      [{ service: 'STEM_SEPARATION' }, [['reference', reference]], 'upload.invalidReference'],
+      [{ service: 'AI_MASTERING' }, [['file', music]], 'upload.tooManyFiles'],
+    ] as const) {
+      const answer = await upload(fields, extra as unknown as Array<[string, string | Buffer, string?]>).expect(400);
+      expect(answer.body).toMatchObject({ statusCode: 400, code });
+    }
+    const list = await request(test.url).get('/api/audio/tracks').set(auth).expect(200);
+    expect(list.body.totalCount).toBe(0);
+  });
+
+  it('matches a reference track: its loudness without a target, the chosen target with one', async () => {
+    const matched = await upload({ service: 'AI_MASTERING' }, [['reference', reference]]).expect(201);
+    const byReference = await report(matched.body.id);
+    expect(byReference.settings.targetSource).toBe('reference');
+    expect(byReference.settings.reference).not.toBeNull();
+    expect(byReference.settings.targetLufs).toBeCloseTo(byReference.reference!.integratedLufs, 1);
+
+    const withTarget = await upload({ service: 'AI_MASTERING', target: 'club' }, [['reference', reference]]).expect(
+      201,
+    );
+    const both = await report(withTarget.body.id);
+    expect(both.settings).toMatchObject({ targetLufs: -9, targetSource: 'preset' });
+    expect(both.settings.reference).not.toBeNull();
+  }, 120_000);
 
   it('masters with the chosen intensity and target, and with medium at -14 LUFS when none is chosen', async () => {
     const chosen = await upload({ service: 'AI_MASTERING', intensity: 'high', target: 'apple' }).expect(201);

@@ -52,7 +52,10 @@ export interface ProcessingOptions {
   preset: EnhancementPreset | null;
   mode: StemMode | null;
   intensity?: MasteringIntensity | null;
+  /** Null with a reference: the master takes the reference's loudness. */
   target?: MasteringTarget | null;
+  /** Blob key of a reference track whose tonal balance (and loudness, without a target) the master matches. */
+  referenceKey?: string | null;
 }
 
 /** Blob keys of a track's files, by stream type (original, preview, master, master48, enhanced, report, stems). */

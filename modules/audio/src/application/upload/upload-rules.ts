@@ -35,8 +35,11 @@ export interface UploadChoice {
   target: MasteringTarget | null;
 }
 
-/** Reads the form's service, preset, mode and mastering settings, with the spec's defaults. */
-export function uploadChoice(fields: Record<string, string>): UploadChoice {
+/**
+ * Reads the form's service, preset, mode and mastering settings, with the spec's defaults. With a reference track
+ * and no target, mastering aims for the reference's loudness (target null).
+ */
+export function uploadChoice(fields: Record<string, string>, hasReference = false): UploadChoice {
   const service = fields.service as TrackService;
   if (!TRACK_SERVICES.includes(service)) {
     throw new UploadRejectedError('upload.invalidService', 'Choose mastering, stem separation or enhancement.');
@@ -58,9 +61,13 @@ export function uploadChoice(fields: Record<string, string>): UploadChoice {
     intensity = (fields.intensity || 'medium') as MasteringIntensity;
     if (!MASTERING_INTENSITIES.includes(intensity))
       throw new UploadRejectedError('upload.invalidIntensity', 'Choose a low, medium or high intensity.');
-    target = (fields.target || 'streaming') as MasteringTarget;
-    if (!MASTERING_TARGETS.includes(target))
-      throw new UploadRejectedError('upload.invalidTarget', 'Choose a loudness target: streaming, apple or club.');
+    if (fields.target || !hasReference) {
+      target = (fields.target || 'streaming') as MasteringTarget;
+      if (!MASTERING_TARGETS.includes(target))
+        throw new UploadRejectedError('upload.invalidTarget', 'Choose a loudness target: streaming, apple or club.');
+    }
+  } else if (hasReference) {
+    throw new UploadRejectedError('upload.invalidReference', 'Only mastering takes a reference track.');
   }
   return { service, preset, mode, intensity, target };
 }
@@ -106,6 +113,13 @@ export function checkContent(choice: UploadChoice, probe: ProbeResult): { isVide
   if (!(probe.audioDurationSec > 0))
     throw new UploadRejectedError('upload.audioFormat', 'This file contains no sound.');
   return { isVideo: false };
+}
+
+/** A reference track must be WAV or MP3 audio with sound, like a track to master. */
+export function checkReference(probe: ProbeResult): void {
+  if (!AUDIO.has(probe.container) || !probe.hasAudio || probe.hasVideo || !(probe.audioDurationSec > 0)) {
+    throw new UploadRejectedError('upload.invalidReference', 'The reference must be a WAV or MP3 audio file.');
+  }
 }
 
 export const CONTENT_TYPES: Record<string, string> = {
