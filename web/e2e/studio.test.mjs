@@ -25,6 +25,7 @@ let page;
 let media;
 let song;
 let longSong;
+let referenceSong;
 let firstTrackUrl;
 const pageErrors = [];
 
@@ -79,7 +80,7 @@ async function outbox() {
 
 /** Chooses a file through the real file input and starts the upload. */
 async function upload(path) {
-  await page.locator('.upload-card input[type=file]').setInputFiles(path);
+  await page.locator('.dropzone input[type=file]').setInputFiles(path);
   await page.locator('.dropzone__file').waitFor();
   await page.getByRole('button', { name: 'Start', exact: true }).click();
 }
@@ -88,6 +89,7 @@ describe('the studio in Chromium', { concurrency: false }, () => {
   before(async () => {
     media = await mkdtemp(join(tmpdir(), 'kora-studio-e2e-'));
     song = wav(join(media, 'sunu-gaal.wav'), 14);
+    referenceSong = wav(join(media, 'their-hit.wav'), 8);
     // Long enough to still be processing when aborted or reloaded (mono 22.05 kHz keeps it under 50 MB).
     longSong = wav(join(media, 'long-take.wav'), 16 * 60, { rate: 22050, channels: 1 });
     server = await startServer();
@@ -125,6 +127,10 @@ describe('the studio in Chromium', { concurrency: false }, () => {
   test('a WAV uploaded through the file input is processed and its result opens', async () => {
     await page.getByRole('button', { name: /AI mastering/ }).click();
     await page.getByRole('button', { name: 'Punchy' }).click();
+    // A reference track to match: the loudness target switches to the reference's.
+    await page.locator('.reference input[type=file]').setInputFiles(referenceSong);
+    await page.getByText('their-hit.wav').waitFor();
+    assert.equal(await page.getByLabel('Loudness target').inputValue(), 'reference');
     await upload(song);
     await page.waitForURL(/[?&]track=/);
     await page.locator('.result').waitFor({ timeout: 120_000 });
@@ -132,6 +138,7 @@ describe('the studio in Chromium', { concurrency: false }, () => {
     assert.equal(await page.evaluate(() => window.sessionStorage.getItem('sawProcessing')), '1', 'processing showed');
     firstTrackUrl = page.url();
     await page.getByText('Preview ready').waitFor();
+    await page.getByText('Matched to your reference track.').waitFor();
     // The engine's report: loudness and true peak before and after, in a table people can read.
     const report = page.locator('.report__table');
     await report.waitFor();

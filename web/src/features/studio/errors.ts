@@ -24,6 +24,8 @@ const BANNER_CODES: Record<string, string> = {
   'upload.invalidMode': 'upload.errors.invalidChoice',
   'upload.invalidIntensity': 'upload.errors.invalidChoice',
   'upload.invalidTarget': 'upload.errors.invalidChoice',
+  'upload.invalidReference': 'upload.errors.referenceFormat',
+  'upload.tooManyFiles': 'upload.errors.invalidChoice',
   'STORAGE.FULL': 'errors.unavailable',
 };
 

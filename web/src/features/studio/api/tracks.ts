@@ -53,7 +53,14 @@ export interface LoudnessFacts {
 }
 
 export interface EngineReport {
-  settings?: { targetLufs?: number; intensity?: string; chain?: string; preset?: string };
+  settings?: {
+    targetLufs?: number;
+    targetSource?: string;
+    intensity?: string;
+    reference?: string | null;
+    chain?: string;
+    preset?: string;
+  };
   before?: LoudnessFacts;
   after?: LoudnessFacts;
   decisions?: { preview?: { startSec?: number } };

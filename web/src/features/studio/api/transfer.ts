@@ -10,6 +10,8 @@ export interface UploadRequest {
   file: File;
   /** Sent before the file, so the server applies the service's size limit early. */
   fields: Record<string, string>;
+  /** Other files, sent before the file (mastering's `reference`). */
+  extraFiles?: Array<[field: string, file: File]>;
   onProgress(loaded: number, total: number): void;
   signal?: AbortSignal;
 }
@@ -37,6 +39,7 @@ function send(request: UploadRequest, token: string | null): Promise<UploadAnswe
     request.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     const form = new FormData();
     for (const [name, value] of Object.entries(request.fields)) form.append(name, value);
+    for (const [field, extra] of request.extraFiles ?? []) form.append(field, extra, extra.name);
     form.append('file', request.file, request.file.name);
     xhr.send(form);
   });

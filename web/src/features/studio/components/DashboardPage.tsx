@@ -6,6 +6,7 @@ export function DashboardPage() {
   const { t } = useTranslation();
   return (
     <StudioPage
+      className="dashboard"
       header={<h1>{t('dashboard.title')}</h1>}
       footer={
         <>

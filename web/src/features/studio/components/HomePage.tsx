@@ -9,6 +9,7 @@ export function HomePage() {
   const { user } = useSession();
   return (
     <StudioPage
+      className="home"
       header={
         <>
           <h1>{user?.givenName ? t('home.greeting', { name: user.givenName }) : t('home.title')}</h1>

@@ -107,6 +107,7 @@ export function ReportView({ report, resultLabel }: { report: EngineReport; resu
   return (
     <section className="report" aria-labelledby="report-title">
       <h3 id="report-title">{t('studio:report.title')}</h3>
+      {report.settings?.reference && <p className="muted">{t('studio:report.matchedReference')}</p>}
       {finite(report.settings?.targetLufs) && (
         <p className="muted">
           {t('studio:report.target', { lufs: formatNumber(report.settings!.targetLufs!, i18n.language, 1) })}

@@ -16,6 +16,8 @@ import { ServiceList } from './ServiceList';
 import { UploadCard, type UploadCardProps } from './UploadCard';
 
 interface StudioPageProps {
+  /** The page's own class besides `studio` (home, dashboard). */
+  className: string;
   /** The page's title block (home greeting or dashboard title). */
   header: ReactNode;
   /** What follows the work area (the service status on home, recent works on the dashboard). */
@@ -30,7 +32,7 @@ interface StudioPageProps {
  * upload card, upload ring, processing view, result. The open track is in the address (`?track=`), so a reload
  * in the middle of processing comes back to it.
  */
-export function StudioPage({ header, footer, onDemo, onLibrary }: StudioPageProps) {
+export function StudioPage({ className, header, footer, onDemo, onLibrary }: StudioPageProps) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const session = useSessionManager();
@@ -76,12 +78,17 @@ export function StudioPage({ header, footer, onDemo, onLibrary }: StudioPageProp
     workArea.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
   };
 
-  const start = async (file: File, fields: Record<string, string>): Promise<UploadMessage | null> => {
+  const start = async (
+    file: File,
+    fields: Record<string, string>,
+    reference: File | null,
+  ): Promise<UploadMessage | null> => {
     setUploading({ filename: file.name, percent: 0 });
     try {
       const answer = await uploadTrack(session, {
         file,
         fields,
+        extraFiles: reference ? [['reference', reference]] : [],
         onProgress: (loaded, total) => setUploading({ filename: file.name, percent: uploadRingPercent(loaded, total) }),
       });
       if (answer.status === 201 && answer.body?.id) {
@@ -140,7 +147,7 @@ export function StudioPage({ header, footer, onDemo, onLibrary }: StudioPageProp
   }
 
   return (
-    <section className="studio">
+    <section className={`studio ${className}`}>
       {header}
       <h2>{t('dashboard.pickService')}</h2>
       <ServiceList selected={service} onSelect={choose} disabled={busy} />

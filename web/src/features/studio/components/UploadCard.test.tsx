@@ -12,7 +12,8 @@ function fakeFile(name: string, size: number, type: string): File {
 }
 
 async function choose(file: File) {
-  const input = document.querySelector('input[type=file]') as HTMLInputElement;
+  const inputs = document.querySelectorAll('.dropzone input[type=file]');
+  const input = inputs[0] as HTMLInputElement;
   await act(async () => {
     fireEvent.change(input, { target: { files: [file] } });
   });
@@ -20,7 +21,7 @@ async function choose(file: File) {
 
 describe('the upload card', () => {
   const setup = (props: Partial<Parameters<typeof UploadCard>[0]> = {}) => {
-    const onStart = jest.fn(async (_file: File, _fields: Record<string, string>) => null);
+    const onStart = jest.fn(async (_file: File, _fields: Record<string, string>, _reference: File | null) => null);
     const checkServer = jest.fn(async () => true);
     render(
       <UploadCard service="AI_MASTERING" uploading={null} onStart={onStart} checkServer={checkServer} {...props} />,
@@ -52,7 +53,7 @@ describe('the upload card', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Start' }));
     });
-    expect(onStart).toHaveBeenCalledWith(expect.any(File), { service: 'AUDIO_ENHANCEMENT', preset: 'video' });
+    expect(onStart).toHaveBeenCalledWith(expect.any(File), { service: 'AUDIO_ENHANCEMENT', preset: 'video' }, null);
   });
 
   it('sends mastering’s intensity and loudness target', async () => {
@@ -63,11 +64,34 @@ describe('the upload card', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Start' }));
     });
-    expect(onStart).toHaveBeenCalledWith(expect.any(File), {
-      service: 'AI_MASTERING',
-      intensity: 'high',
-      target: 'apple',
+    expect(onStart).toHaveBeenCalledWith(
+      expect.any(File),
+      { service: 'AI_MASTERING', intensity: 'high', target: 'apple' },
+      null,
+    );
+  });
+
+  it('sends a reference track to match, aiming for its loudness unless a target is chosen', async () => {
+    const { onStart } = setup();
+    const referenceInput = document.querySelectorAll('input[type=file]')[0] as HTMLInputElement;
+    await act(async () => {
+      fireEvent.change(referenceInput, { target: { files: [fakeFile('cover.png', 2 * MB, 'image/png')] } });
     });
+    expect(screen.getByRole('alert').textContent).toBe('The reference track must be a WAV or MP3 audio file.');
+    const track = fakeFile('their-hit.mp3', 4 * MB, 'audio/mpeg');
+    await act(async () => {
+      fireEvent.change(referenceInput, { target: { files: [track] } });
+    });
+    expect((screen.getByLabelText('Loudness target') as HTMLSelectElement).value).toBe('reference');
+    const song = fakeFile('song.wav', 2 * MB, 'audio/wav');
+    const fileInput = document.querySelectorAll('input[type=file]')[1] as HTMLInputElement;
+    await act(async () => {
+      fireEvent.change(fileInput, { target: { files: [song] } });
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Start' }));
+    });
+    expect(onStart).toHaveBeenLastCalledWith(song, { service: 'AI_MASTERING', intensity: 'medium' }, track);
   });
 
   it('refuses the file while the server is unavailable', async () => {
@@ -81,7 +105,13 @@ describe('the upload card', () => {
 
   it('shows the server’s size refusal next to the file and other refusals as a banner', async () => {
     const onStart = jest
-      .fn<() => Promise<{ place: 'file' | 'banner'; key: string; limitMb?: number } | null>>()
+      .fn<
+        (
+          file: File,
+          fields: Record<string, string>,
+          reference: File | null,
+        ) => Promise<{ place: 'file' | 'banner'; key: string; limitMb?: number } | null>
+      >()
       .mockResolvedValueOnce({ place: 'file', key: 'upload.errors.fileSizeMax', limitMb: 50 })
       .mockResolvedValueOnce({ place: 'banner', key: 'errors.alreadyProcessing' });
     setup({ onStart });

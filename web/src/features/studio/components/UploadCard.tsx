@@ -11,13 +11,15 @@ const MODES = ['vocals', 'drums', 'guitars', 'full'] as const;
 const PRESETS = ['audio', 'video'] as const;
 const INTENSITIES = ['low', 'medium', 'high'] as const;
 const TARGETS = ['streaming', 'apple', 'club'] as const;
+/** With a reference track, the master can also take the reference's loudness. */
+type Target = (typeof TARGETS)[number] | 'reference';
 
 export interface UploadCardProps {
   service: UploadService;
   /** The file being sent and the ring's percent (0-30), while the upload runs. */
   uploading: { filename: string; percent: number } | null;
-  /** Sends the file; resolves with the refusal to show, or null once the server took it. */
-  onStart(file: File, fields: Record<string, string>): Promise<UploadMessage | null>;
+  /** Sends the file (and mastering's reference track); resolves with the refusal to show, or null once taken. */
+  onStart(file: File, fields: Record<string, string>, reference: File | null): Promise<UploadMessage | null>;
   /** Opens a demo track (wired by the integrator; the button stays disabled without it). */
   onDemo?(): void;
   /** Opens the media library (wired by the integrator; the button stays disabled without it). */
@@ -46,7 +48,10 @@ export function UploadCard({
   const [mode, setMode] = useState<(typeof MODES)[number]>('vocals');
   const [preset, setPreset] = useState<(typeof PRESETS)[number]>('audio');
   const [intensity, setIntensity] = useState<(typeof INTENSITIES)[number]>('medium');
-  const [target, setTarget] = useState<(typeof TARGETS)[number]>('streaming');
+  const [target, setTarget] = useState<Target>('streaming');
+  const [reference, setReference] = useState<File | null>(null);
+  const [referenceProblem, setReferenceProblem] = useState<string | null>(null);
+  const referenceInput = useRef<HTMLInputElement>(null);
   const [starting, setStarting] = useState(false);
 
   const accept = async (chosen: File | null | undefined) => {
@@ -72,6 +77,33 @@ export function UploadCard({
     setFile(chosen);
   };
 
+  const chooseReference = (chosen: File | null | undefined) => {
+    if (!chosen) return;
+    // Any WAV or MP3 of at most 50 MB; its length does not matter.
+    const found = checkFile(
+      { name: chosen.name, size: Math.max(chosen.size, 1024 * 1024), type: chosen.type },
+      service,
+      'audio',
+    );
+    if (found) {
+      setReference(null);
+      setReferenceProblem(
+        found.key === 'fileSizeMax' ? 'upload.errors.referenceSize' : 'upload.errors.referenceFormat',
+      );
+      return;
+    }
+    setReferenceProblem(null);
+    setReference(chosen);
+    setTarget('reference');
+  };
+
+  const removeReference = () => {
+    setReference(null);
+    setReferenceProblem(null);
+    if (target === 'reference') setTarget('streaming');
+    if (referenceInput.current) referenceInput.current.value = '';
+  };
+
   const choosePreset = (next: (typeof PRESETS)[number]) => {
     setPreset(next);
     // A file picked for the other kind no longer fits.
@@ -88,9 +120,12 @@ export function UploadCard({
     const fields: Record<string, string> = { service };
     if (service === 'STEM_SEPARATION') fields.mode = mode;
     if (service === 'AUDIO_ENHANCEMENT') fields.preset = preset;
-    if (service === 'AI_MASTERING') Object.assign(fields, { intensity, target });
+    if (service === 'AI_MASTERING') {
+      fields.intensity = intensity;
+      if (target !== 'reference') fields.target = target;
+    }
     try {
-      const refusal = await onStart(file, fields);
+      const refusal = await onStart(file, fields, service === 'AI_MASTERING' ? reference : null);
       if (refusal?.place === 'file') {
         setProblem(refusal);
         setFile(null);
@@ -166,14 +201,45 @@ export function UploadCard({
             <select
               id={`${inputId}-target`}
               value={target}
-              onChange={(event) => setTarget(event.target.value as (typeof TARGETS)[number])}
+              onChange={(event) => setTarget(event.target.value as Target)}
             >
+              {reference && <option value="reference">{t('studio:targets.reference')}</option>}
               {TARGETS.map((value) => (
                 <option key={value} value={value}>
                   {t(`studio:targets.${value}`)}
                 </option>
               ))}
             </select>
+          </div>
+          <div className="field reference">
+            <span className="reference__title">{t('studio:upload.reference')}</span>
+            <p className="muted reference__hint">{t('studio:upload.referenceHint')}</p>
+            <input
+              ref={referenceInput}
+              id={`${inputId}-reference`}
+              className="visually-hidden"
+              type="file"
+              accept={acceptFor(service, 'audio')}
+              onChange={(event) => chooseReference(event.target.files?.[0])}
+            />
+            <div className="reference__row">
+              <label htmlFor={`${inputId}-reference`} className="button button--ghost button--small">
+                {t(reference ? 'studio:upload.referenceChange' : 'studio:upload.referenceChoose')}
+              </label>
+              {reference && (
+                <>
+                  <span className="reference__name">{reference.name}</span>
+                  <button type="button" className="button button--ghost button--small" onClick={removeReference}>
+                    {t('studio:upload.referenceRemove')}
+                  </button>
+                </>
+              )}
+            </div>
+            {referenceProblem && (
+              <p className="field__error" role="alert">
+                {t(`studio:${referenceProblem}`)}
+              </p>
+            )}
           </div>
         </div>
       )}
