@@ -9,6 +9,8 @@ import { isResult, processingPercent, remainingSeconds, STEPS, stepStates, type 
 
 /** Status poll while the socket is down (spec §9: every second in the processing view). */
 export const STATUS_POLL_MS = 1000;
+/** With the socket up, a slow poll still catches a status the socket missed (a reconnection in between). */
+export const SAFETY_POLL_MS = 5000;
 /** The pause on 100 % before the result opens (spec §4). */
 const COMPLETION_DELAY_MS = 500;
 
@@ -26,7 +28,7 @@ export function ProcessingView({ track, onFinished, onAborted }: ProcessingViewP
   const service = track.service as StudioService;
   const connected = useAppSelector((state) => state.realtime.status === 'connected');
   const { data, isError } = useGetTrackStatusQuery(track.id, {
-    pollingInterval: connected ? 0 : STATUS_POLL_MS,
+    pollingInterval: connected ? SAFETY_POLL_MS : STATUS_POLL_MS,
     refetchOnMountOrArgChange: true,
   });
   const now = useNow(500);
