@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   processingPercent,
-  processingRingPercent,
   remainingSeconds,
   STEPS,
   stepStates,
@@ -31,13 +30,6 @@ describe('the upload ring (spec §4)', () => {
     expect(uploadRingPercent(1000, 1000)).toBe(30);
     expect(uploadRingPercent(5000, 1000)).toBe(30);
     expect(uploadRingPercent(10, 0)).toBe(0);
-  });
-
-  it('maps processing onto 30-99 % and shows 100 % only once done', () => {
-    expect(processingRingPercent(0, false)).toBe(30);
-    expect(processingRingPercent(99, false)).toBe(99);
-    expect(processingRingPercent(150, false)).toBe(99);
-    expect(processingRingPercent(40, true)).toBe(100);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The progress rules of the processing view (spec §4), as pure functions of what is known at a given instant.
  *
- * - The upload ring: the upload phase fills 0-30 %, processing 30-99 %, a finished result 100 %.
+ * - The upload ring: the upload phase fills at most 30 %; the processing view's bar takes over from there.
  * - Processing: time-based from the server's estimated completion, never past 99 % (80 % while there is no estimate
  *   yet, over a default duration of 3 minutes, 5 for stem separation, 8 for AI mixing); the engine's own progress,
  *   when the server sends it, is a floor; the value never goes back.
@@ -38,13 +38,6 @@ export const DEFAULT_DURATION_MS: Record<StudioService, number> = {
 export function uploadRingPercent(loaded: number, total: number): number {
   if (!(total > 0)) return 0;
   return Math.min(30, Math.max(0, Math.floor((loaded / total) * 30)));
-}
-
-/** The ring once uploaded: processing 0-99 % maps onto 30-99 %, a finished result is 100 %. */
-export function processingRingPercent(processingPercent: number, done: boolean): number {
-  if (done) return 100;
-  const clamped = Math.min(99, Math.max(0, processingPercent));
-  return Math.min(99, Math.round(30 + (clamped * 69) / 99));
 }
 
 export interface ProcessingSnapshot {
