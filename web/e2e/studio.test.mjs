@@ -276,6 +276,64 @@ describe('the studio in Chromium', { concurrency: false }, () => {
     assert.equal(await page.getByRole('button', { name: /Stem separation/ }).isDisabled(), false);
   });
 
+  test('once unlocked with a credit, the master plays and both WAV masters download', async () => {
+    // The payment screens are a later issue: a pack is bought through the PayPal sandbox by API, as they will.
+    const call = (path, body) =>
+      page.evaluate(
+        async ([url, payload]) => {
+          const key = Object.keys(localStorage).find((name) => name.startsWith('oidc.user:'));
+          const token = JSON.parse(localStorage.getItem(key)).access_token;
+          const response = await fetch(url, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify(payload),
+          });
+          return { status: response.status, body: await response.json() };
+        },
+        [path, body],
+      );
+    const intent = await call('/api/payments/createIntent', {
+      provider: 'PAYPAL',
+      currency: 'USD',
+      planId: 'mastering-starter',
+      billingCycle: 'MONTHLY',
+      paymentType: 'PACK',
+    });
+    assert.equal(intent.status, 201);
+    await fetch(`${server.baseUrl}/sandbox/paypal/orders/${intent.body.orderId}/approve`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal((await call(`/api/payments/paypal/capture/${intent.body.orderId}`, {})).status, 200);
+    const trackId = new URL(firstTrackUrl).searchParams.get('track');
+    assert.equal((await call(`/api/audio/track/${trackId}/master`, { credit: true })).status, 200);
+
+    await page.goto(firstTrackUrl);
+    await page.getByText('Your final result is ready.').waitFor();
+    await page.locator('.player[data-state=ready]').nth(2).waitFor();
+    assert.deepEqual(await page.locator('.player__label').allInnerTexts(), ['Original', 'Preview', 'Mastered']);
+    await page.getByRole('button', { name: 'Play Mastered' }).click();
+    await page.getByRole('button', { name: 'Pause Mastered' }).waitFor();
+    assert.equal(await playingCount(), 1);
+    await page.getByRole('button', { name: 'Pause Mastered' }).click();
+    assert.equal(await page.locator('.locked-reason').count(), 0);
+
+    for (const [name, filename, rate] of [
+      ['WAV 44.1 kHz / 16-bit', 'sunu-gaal_master_44k.wav', 44100],
+      ['WAV 48 kHz / 24-bit', 'sunu-gaal_master_48k.wav', 48000],
+    ]) {
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name }).click();
+      const file = await download;
+      assert.equal(file.suggestedFilename(), filename);
+      const bytes = await readFile(await file.path());
+      assert.equal(bytes.subarray(0, 4).toString('ascii'), 'RIFF');
+      assert.equal(bytes.subarray(8, 12).toString('ascii'), 'WAVE');
+      assert.equal(bytes.readUInt32LE(24), rate, `${filename} is at ${rate} Hz`);
+    }
+  });
+
   test('in French, the result shows no raw translation key', async () => {
     await page.evaluate(() => localStorage.setItem('language', 'fr'));
     await page.goto(firstTrackUrl);
