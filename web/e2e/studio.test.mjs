@@ -1,4 +1,4 @@
-/* global window, document, MutationObserver -- the functions given to page.evaluate run in the browser */
+/* global window, document, MutationObserver, getComputedStyle -- the functions given to page.evaluate run in the browser */
 // The studio in Chromium: the real server, real audio made by ffmpeg, the built client. Run by `npm run test:browser`.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -221,6 +221,10 @@ describe('the studio in Chromium', { concurrency: false }, () => {
       for (const violation of await seriousViolations()) problems.push(`${width}px result: ${violation}`);
       await page.getByRole('button', { name: 'New upload' }).click();
       await page.locator('.dropzone').waitFor();
+      const columns = await page
+        .locator('.services')
+        .evaluate((element) => getComputedStyle(element).gridTemplateColumns.split(' ').length);
+      if (width === 375 && columns !== 2) problems.push(`375px: the services take ${columns} columns, not 2`);
       const uploadOverflow = await horizontalOverflow();
       if (uploadOverflow > 0) problems.push(`${width}px upload: ${uploadOverflow}px of overflow`);
       for (const violation of await seriousViolations()) problems.push(`${width}px upload: ${violation}`);
@@ -274,6 +278,26 @@ describe('the studio in Chromium', { concurrency: false }, () => {
     await page.locator('.dropzone').waitFor();
     assert.doesNotMatch(page.url(), /track=/);
     assert.equal(await page.getByRole('button', { name: /Stem separation/ }).isDisabled(), false);
+  });
+
+  test('enhancement and stem separation go through the same work area to their own results', async () => {
+    await page.getByRole('button', { name: /Audio enhancement/ }).click();
+    assert.equal(await page.evaluate(() => localStorage.getItem('selectedService')), 'AUDIO_ENHANCEMENT');
+    await page.getByRole('button', { name: 'Audio', exact: true }).click();
+    await upload(song);
+    await page.locator('.result').waitFor({ timeout: 120_000 });
+    await page.locator('.player[data-state=ready]').nth(1).waitFor();
+    assert.deepEqual(await page.locator('.player__label').allInnerTexts(), ['Original', 'Preview']);
+    await page.locator('.ab').getByRole('button', { name: 'Enhanced' }).waitFor();
+    await page.locator('.report__table').waitFor();
+
+    await page.getByRole('button', { name: /Stem separation/ }).click();
+    await page.getByRole('button', { name: 'Vocals', exact: true }).click();
+    await upload(song);
+    await page.locator('.processing').waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator('.steps__item').count(), 4, 'the stem separation steps');
+    await page.locator('.stems-board').waitFor({ timeout: 180_000 });
+    await page.locator('.email-panel').waitFor();
   });
 
   test('once unlocked with a credit, the master plays and both WAV masters download', async () => {

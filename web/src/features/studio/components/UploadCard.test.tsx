@@ -129,6 +129,24 @@ describe('the upload card', () => {
     );
   });
 
+  it('takes a file dropped on the zone, checked like a picked one', async () => {
+    const { onStart } = setup({ service: 'STEM_SEPARATION' });
+    fireEvent.click(screen.getByRole('button', { name: 'Drums' }));
+    const zone = document.querySelector('.dropzone') as HTMLElement;
+    await act(async () => {
+      fireEvent.drop(zone, { dataTransfer: { files: [fakeFile('beat.mp3', 100, 'audio/mpeg')] } });
+    });
+    expect(screen.getByRole('alert').textContent).toBe('This file is too small: at least 1 MB.');
+    await act(async () => {
+      fireEvent.drop(zone, { dataTransfer: { files: [fakeFile('beat.mp3', 3 * MB, 'audio/mpeg')] } });
+    });
+    expect(screen.getByText('Ready: beat.mp3 (1 of 1 file)')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Start' }));
+    });
+    expect(onStart).toHaveBeenCalledWith(expect.any(File), { service: 'STEM_SEPARATION', mode: 'drums' }, null);
+  });
+
   it('keeps demo and library disabled until they are wired', () => {
     setup();
     expect((screen.getByRole('button', { name: 'Try a demo track' }) as HTMLButtonElement).disabled).toBe(true);
