@@ -2,14 +2,14 @@ import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../lib/format';
 import type { EngineReport, LoudnessFacts } from '../api/tracks';
 
-const W = 600;
-const H = 160;
-const PAD = { left: 40, right: 10, top: 10, bottom: 24 };
+/** The plot's own units; the SVG stretches to the box, the labels are HTML placed in percent (never squashed). */
+const W = 1000;
+const H = 200;
 
 const finite = (value: number | null | undefined): value is number =>
   typeof value === 'number' && Number.isFinite(value);
 
-/** An SVG polyline through the points, scaled into the chart area (nulls and silence break nothing: skipped). */
+/** An SVG path through the points, scaled into the plot. */
 function path(points: Array<[number, number]>, x: (v: number) => number, y: (v: number) => number): string {
   return points.map(([px, py], index) => `${index === 0 ? 'M' : 'L'}${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(' ');
 }
@@ -39,29 +39,41 @@ function Chart({
   const ys = all.map(([, py]) => py);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
   const [y0, y1] = [Math.floor(Math.min(...ys) / 6) * 6, Math.ceil(Math.max(...ys) / 6) * 6 || 6];
-  const x = (v: number) => PAD.left + (((xLog ? Math.log10(v) : v) - x0) / (x1 - x0 || 1)) * (W - PAD.left - PAD.right);
-  const y = (v: number) => PAD.top + ((y1 - v) / (y1 - y0 || 1)) * (H - PAD.top - PAD.bottom);
+  const share = (v: number) => (((xLog ? Math.log10(v) : v) - x0) / (x1 - x0 || 1)) * 100;
+  const height = (v: number) => ((y1 - v) / (y1 - y0 || 1)) * 100;
+  const x = (v: number) => (share(v) / 100) * W;
+  const y = (v: number) => (height(v) / 100) * H;
   const yTicks = [y0, (y0 + y1) / 2, y1];
   return (
     <figure className="chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} preserveAspectRatio="none">
-        {yTicks.map((tick) => (
-          <g key={tick}>
-            <line className="chart__grid" x1={PAD.left} x2={W - PAD.right} y1={y(tick)} y2={y(tick)} />
-            <text className="chart__tick" x={PAD.left - 4} y={y(tick) + 4} textAnchor="end">
+      <div className="chart__area">
+        <div className="chart__y" aria-hidden="true">
+          {yTicks.map((tick) => (
+            <span key={tick} style={{ top: `${height(tick)}%` }}>
               {Math.round(tick)}
-            </text>
-          </g>
-        ))}
-        {xTicks.map(([value, text]) => (
-          <text key={value} className="chart__tick" x={x(value)} y={H - 6} textAnchor="middle">
-            {text}
-          </text>
-        ))}
-        {series.map((s) => (
-          <path key={s.name} className={`chart__line ${s.className}`} d={path(s.points, x, y)} />
-        ))}
-      </svg>
+            </span>
+          ))}
+        </div>
+        <div className="chart__plot">
+          <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} preserveAspectRatio="none">
+            {yTicks.map((tick) => (
+              <line key={tick} className="chart__grid" x1={0} x2={W} y1={y(tick)} y2={y(tick)} />
+            ))}
+            {series.map((s) => (
+              <path key={s.name} className={`chart__line ${s.className}`} d={path(s.points, x, y)} />
+            ))}
+          </svg>
+          <div className="chart__x" aria-hidden="true">
+            {xTicks
+              .filter(([value]) => share(value) > 3 && share(value) < 97)
+              .map(([value, text]) => (
+                <span key={value} style={{ left: `${share(value)}%` }}>
+                  {text}
+                </span>
+              ))}
+          </div>
+        </div>
+      </div>
       <figcaption>
         {label} ({yUnit}){' '}
         {series.map((s) => (
@@ -84,8 +96,14 @@ const spectrum = (facts: LoudnessFacts | undefined): Array<[number, number]> => 
   const levels = facts?.spectrum?.levelsDb ?? [];
   return bands.flatMap((hz, index) => {
     const level = levels[index];
-    return finite(level) && level > -120 && hz >= 20 ? [[hz, level]] : [];
+    return finite(level) && hz >= 20 ? [[hz, level]] : [];
   });
+};
+
+/** The spectrum down to 60 dB under its loudest band: what lies below is inaudible next to it. */
+const audible = (...sets: Array<Array<[number, number]>>): Array<Array<[number, number]>> => {
+  const top = Math.max(...sets.flat().map(([, level]) => level));
+  return sets.map((set) => set.map(([hz, level]): [number, number] => [hz, Math.max(level, top - 60)]));
 };
 
 /** The engine's report as a person reads it: loudness and peaks before and after, the curve, the spectrum. */
@@ -99,6 +117,7 @@ export function ReportView({ report, resultLabel }: { report: EngineReport; resu
     [t('studio:report.range'), report.before?.loudnessRangeLu, report.after?.loudnessRangeLu, 'LU'],
   ];
   const names = { before: t('studio:report.before'), after: resultLabel };
+  const spectra = audible(spectrum(report.before), spectrum(report.after));
   const seconds = Math.max(curve(report.before).length, curve(report.after).length);
   const timeTicks: Array<[number, string]> = [0.25, 0.5, 0.75].map((share) => {
     const at = Math.round(3 + share * seconds);
@@ -154,8 +173,8 @@ export function ReportView({ report, resultLabel }: { report: EngineReport; resu
           [10000, '10 kHz'],
         ]}
         series={[
-          { name: names.before, className: 'chart__line--before', points: spectrum(report.before) },
-          { name: names.after, className: 'chart__line--after', points: spectrum(report.after) },
+          { name: names.before, className: 'chart__line--before', points: spectra[0]! },
+          { name: names.after, className: 'chart__line--after', points: spectra[1]! },
         ]}
       />
     </section>
