@@ -229,6 +229,16 @@ describe('the studio in Chromium', { concurrency: false }, () => {
       if (uploadOverflow > 0) problems.push(`${width}px upload: ${uploadOverflow}px of overflow`);
       for (const violation of await seriousViolations()) problems.push(`${width}px upload: ${violation}`);
     }
+    // The light theme on a phone.
+    await page.evaluate(() => localStorage.setItem('theme', 'light'));
+    await page.setViewportSize({ width: 375, height: 900 });
+    await page.goto(firstTrackUrl);
+    await page.locator('.player[data-state=ready]').nth(1).waitFor();
+    for (const violation of await seriousViolations()) problems.push(`light 375px result: ${violation}`);
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.locator('.dropzone').waitFor();
     assert.deepEqual(problems, []);
   });
 

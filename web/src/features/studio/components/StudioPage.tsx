@@ -74,6 +74,17 @@ export function StudioPage({ className, header, footer, onDemo, onLibrary }: Stu
   const choose = (next: ServiceId) => {
     setService(next);
     if (track && track.service !== next) openTrack(null);
+    else if (params.has('service')) {
+      // The address's preselection is spent: a reload keeps the choice just made (from local storage).
+      setParams(
+        (current) => {
+          const rest = new URLSearchParams(current);
+          rest.delete('service');
+          return rest;
+        },
+        { replace: true },
+      );
+    }
     // The work area comes into view (spec §2); jsdom has no scrolling.
     workArea.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
   };
