@@ -123,6 +123,17 @@ export function StudioPage({ className, header, footer, onDemo, onLibrary }: Stu
   const busy = uploading !== null || processing;
   const uploadService = service === 'AI_MIXING' ? 'AI_MASTERING' : service;
 
+  // One short line for screen readers when the phase changes (the work area itself changes too much to be live).
+  const announcement = uploading
+    ? t('studio:live.uploading', { name: uploading.filename })
+    : !track
+      ? ''
+      : processing
+        ? t('studio:live.processing', { name: track.filename })
+        : isResult(track.status)
+          ? t('studio:live.ready', { name: track.filename })
+          : t('studio:live.failed', { name: track.filename });
+
   let body: ReactNode;
   if (uploading || !trackId) {
     body = (
@@ -162,7 +173,10 @@ export function StudioPage({ className, header, footer, onDemo, onLibrary }: Stu
       {header}
       <h2>{t('dashboard.pickService')}</h2>
       <ServiceList selected={service} onSelect={choose} disabled={busy} />
-      <div ref={workArea} className="card work-area" aria-live="polite" aria-busy={busy}>
+      <div ref={workArea} className="card work-area">
+        <p className="visually-hidden" aria-live="polite">
+          {announcement}
+        </p>
         <div className="work-area__head">
           <div>
             <h2>{t(`services.${service}.name`)}</h2>
