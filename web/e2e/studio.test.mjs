@@ -26,6 +26,7 @@ let media;
 let song;
 let longSong;
 let referenceSong;
+let clip;
 let firstTrackUrl;
 const pageErrors = [];
 
@@ -90,6 +91,13 @@ describe('the studio in Chromium', { concurrency: false }, () => {
     media = await mkdtemp(join(tmpdir(), 'kora-studio-e2e-'));
     song = wav(join(media, 'sunu-gaal.wav'), 14);
     referenceSong = wav(join(media, 'their-hit.wav'), 8);
+    clip = join(media, 'interview.mp4');
+    execFileSync('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-y'],
+      ...['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=6'],
+      ...['-f', 'lavfi', '-i', 'sine=frequency=300:duration=6'],
+      ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip],
+    ]);
     // Long enough to still be processing when aborted or reloaded (mono 22.05 kHz keeps it under 50 MB).
     longSong = wav(join(media, 'long-take.wav'), 16 * 60, { rate: 22050, channels: 1 });
     server = await startServer();
@@ -300,6 +308,13 @@ describe('the studio in Chromium', { concurrency: false }, () => {
     assert.deepEqual(await page.locator('.player__label').allInnerTexts(), ['Original', 'Preview']);
     await page.locator('.ab').getByRole('button', { name: 'Enhanced' }).waitFor();
     await page.locator('.report__table').waitFor();
+
+    // The video preset: an MP4 with sound opens the video player, its downloads locked the same way.
+    await page.getByRole('button', { name: 'New upload' }).click();
+    await page.getByRole('button', { name: 'Video', exact: true }).click();
+    await upload(clip);
+    await page.locator('.video-result').waitFor({ timeout: 120_000 });
+    await page.locator('.locked-reason').waitFor();
 
     await page.getByRole('button', { name: /Stem separation/ }).click();
     await page.getByRole('button', { name: 'Vocals', exact: true }).click();

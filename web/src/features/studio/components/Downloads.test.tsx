@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, jest } from '@jest/globals';
 import type { Track } from '../api/tracks';
@@ -65,5 +65,28 @@ describe('downloads', () => {
       }),
     );
     expect(screen.getAllByRole('button').map((button) => button.textContent)).toEqual(['Enhanced file']);
+  });
+
+  it('save the enhanced video in its own container', async () => {
+    const clicked: string[] = [];
+    jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.download);
+    });
+    Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => undefined });
+    renderDownloads(
+      track({
+        service: 'AUDIO_ENHANCEMENT',
+        isVideo: true,
+        format: 'mov',
+        filename: 'Interview.mov',
+        unlocked: true,
+        status: 'COMPLETED',
+        masterUrl: '/api/audio/track/t1/stream/master',
+      }),
+    );
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Enhanced video' }));
+    });
+    expect(clicked).toEqual(['Interview_enhanced.mov']);
   });
 });

@@ -8,6 +8,11 @@ interface DownloadsProps {
   fetchAudio(url: string): Promise<Blob>;
 }
 
+/** The enhanced video keeps its container (the server names it by content: mp4, mov, m4v, mpeg-ps, mpeg-ts). */
+function videoExtension(format: string): string {
+  return ({ 'mpeg-ps': 'mpg', 'mpeg-ts': 'ts' } as Record<string, string>)[format] ?? format;
+}
+
 /** Saves a blob under a name, through a temporary link. */
 function save(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
@@ -32,7 +37,15 @@ export function Downloads({ track, fetchAudio }: DownloadsProps) {
           { type: 'master', label: t('studio:downloads.wav44'), name: `${base}_master_44k.wav` },
           { type: 'master48', label: t('studio:downloads.wav48'), name: `${base}_master_48k.wav` },
         ]
-      : [{ type: 'master', label: t('studio:downloads.wavEnhanced'), name: `${base}_enhanced.wav` }];
+      : track.isVideo
+        ? [
+            {
+              type: 'master',
+              label: t('studio:downloads.videoEnhanced'),
+              name: `${base}_enhanced.${videoExtension(track.format)}`,
+            },
+          ]
+        : [{ type: 'master', label: t('studio:downloads.wavEnhanced'), name: `${base}_enhanced.wav` }];
 
   const download = async (type: string, name: string) => {
     setBusy(type);
