@@ -30,12 +30,12 @@ export const routes: RouteObject[] = [
         children: [
           {
             index: true,
-            lazy: async () => ({ Component: (await import('../features/dashboard/components/HomePage')).HomePage }),
+            lazy: async () => ({ Component: (await import('../features/studio/components/HomePage')).HomePage }),
           },
           {
             path: 'dashboard',
             lazy: async () => ({
-              Component: (await import('../features/dashboard/components/DashboardPage')).DashboardPage,
+              Component: (await import('../features/studio/components/DashboardPage')).DashboardPage,
             }),
           },
           {

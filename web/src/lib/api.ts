@@ -96,7 +96,7 @@ export const authorizedBaseQuery: BaseQueryFn<string | FetchArgs, unknown, Fetch
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: authorizedBaseQuery,
-  tagTypes: ['Health', 'Profile', 'Preferences', 'Notification', 'Subscription', 'Plan', 'Usage', 'Payment'],
+  tagTypes: ['Health', 'Profile', 'Preferences', 'Notification', 'Subscription', 'Plan', 'Usage', 'Payment', 'Track'],
   refetchOnFocus: true,
   endpoints: () => ({}),
 });

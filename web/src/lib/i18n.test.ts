@@ -28,6 +28,17 @@ interface Finding {
   text: string;
 }
 
+type Namespace = keyof typeof resources.en;
+const NAMESPACES = Object.keys(resources.en) as Namespace[];
+
+/** A used key as `namespace:key`: its own prefix, else the file's `useTranslation('ns')`, else common. */
+function qualify(key: string, fileNamespace: string): string {
+  return /^[a-z]+:/.test(key) ? key : `${fileNamespace}:${key}`;
+}
+
+/** Every namespace's keys, qualified. */
+const allKnown = () => NAMESPACES.flatMap((ns) => logicalKeys(resources.en[ns]).map((key) => `${ns}:${key}`));
+
 /** Translation keys used in code (t('...'), messageKey), and literal text shown to people in JSX. */
 function scan() {
   const used: Array<Finding & { pattern: RegExp | null }> = [];
@@ -35,12 +46,14 @@ function scan() {
   const VISIBLE_ATTRIBUTES = new Set(['aria-label', 'title', 'placeholder', 'alt', 'aria-description']);
   for (const path of sourceFiles(SRC)) {
     const file = relative(SRC, path);
-    const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+    const text = readFileSync(path, 'utf8');
+    const fileNamespace = /useTranslation\('([a-z]+)'\)/.exec(text)?.[1] ?? 'common';
+    const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
     const keyFrom = (node: ts.Node) => {
       if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
-        used.push({ file, text: node.text, pattern: null });
+        used.push({ file, text: qualify(node.text, fileNamespace), pattern: null });
       } else if (ts.isTemplateExpression(node)) {
-        const parts = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)];
+        const parts = [qualify(node.head.text, fileNamespace), ...node.templateSpans.map((span) => span.literal.text)];
         const pattern = new RegExp(
           `^${parts.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^.]+')}$`,
         );
@@ -70,16 +83,20 @@ function scan() {
 }
 
 describe('translations', () => {
-  it('have exactly the same keys in English and French', () => {
-    expect(logicalKeys(resources.fr.common)).toEqual(logicalKeys(resources.en.common));
+  it('have the same namespaces in English and French', () => {
+    expect(Object.keys(resources.fr).sort()).toEqual(Object.keys(resources.en).sort());
+    expect(NAMESPACES).toContain('studio');
   });
 
-  it('have no empty text', () => {
+  it.each(NAMESPACES)('have exactly the same keys in English and French (%s)', (ns) => {
+    expect(logicalKeys(resources.fr[ns])).toEqual(logicalKeys(resources.en[ns]));
+  });
+
+  it.each(NAMESPACES)('have no empty text (%s)', (ns) => {
     for (const language of ['en', 'fr'] as const) {
-      const empty = keys(resources[language].common).filter((key) => {
-        const value = key
-          .split('.')
-          .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], resources[language].common);
+      const tree = resources[language][ns];
+      const empty = keys(tree).filter((key) => {
+        const value = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], tree);
         return typeof value !== 'string' || value.trim() === '';
       });
       expect({ [language]: empty }).toEqual({ [language]: [] });
@@ -87,7 +104,7 @@ describe('translations', () => {
   });
 
   it('cover every key the code uses', () => {
-    const known = logicalKeys(resources.en.common);
+    const known = allKnown();
     const { used } = scan();
     // The scan itself works: the client uses well over a hundred keys.
     expect(used.length).toBeGreaterThan(100);
@@ -102,8 +119,10 @@ describe('translations', () => {
   });
 
   it('use typographic apostrophes and spaces before French double punctuation', () => {
-    const texts = keys(resources.fr.common).map((key) =>
-      key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], resources.fr.common),
+    const texts = NAMESPACES.flatMap((ns) =>
+      keys(resources.fr[ns]).map((key) =>
+        key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], resources.fr[ns]),
+      ),
     ) as string[];
     expect(texts.filter((text) => text.includes("'"))).toEqual([]);
     expect(texts.filter((text) => /[^\s\u00a0\u202f][;:!?](\s|$)/.test(text))).toEqual([]);

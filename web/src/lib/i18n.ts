@@ -1,7 +1,11 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../locales/en/common.json';
+import enStems from '../locales/en/stems.json';
+import enStudio from '../locales/en/studio.json';
 import fr from '../locales/fr/common.json';
+import frStems from '../locales/fr/stems.json';
+import frStudio from '../locales/fr/studio.json';
 import { STORAGE_KEYS } from './session/storage';
 
 export const LANGUAGES = ['en', 'fr'] as const;
@@ -22,7 +26,11 @@ export function initialLanguage(stored: string | null, browser: readonly string[
   return 'fr';
 }
 
-export const resources = { en: { common: en }, fr: { common: fr } } as const;
+/** One file pair per namespace: `common`, the studio's (`t('studio:upload.start')`), the stems board's. */
+export const resources = {
+  en: { common: en, studio: enStudio, stems: enStems },
+  fr: { common: fr, studio: frStudio, stems: frStems },
+} as const;
 
 export function setupI18n(language: Language): typeof i18n {
   void i18n.use(initReactI18next).init({

@@ -36,10 +36,26 @@ export const IN_PROGRESS: readonly TrackStatus[] = [
   'STEMS_PROCESSING',
 ];
 
-/** What the engine is asked to do. */
+/** How far mastering moves the track toward its targets (the engine's intensities). */
+export const MASTERING_INTENSITIES = ['low', 'medium', 'high'] as const;
+export type MasteringIntensity = (typeof MASTERING_INTENSITIES)[number];
+
+/**
+ * Loudness targets a master can aim for, by where it will be played: streaming -14 LUFS (Spotify, YouTube, Deezer:
+ * the spec's recommendation), apple -16 LUFS (Apple Music), club -9 LUFS (DJ sets, loud masters).
+ */
+export const MASTERING_TARGETS = ['streaming', 'apple', 'club'] as const;
+export type MasteringTarget = (typeof MASTERING_TARGETS)[number];
+
+/** What the engine is asked to do. Mastering's intensity and target are absent from tracks uploaded before them. */
 export interface ProcessingOptions {
   preset: EnhancementPreset | null;
   mode: StemMode | null;
+  intensity?: MasteringIntensity | null;
+  /** Null with a reference: the master takes the reference's loudness. */
+  target?: MasteringTarget | null;
+  /** Blob key of a reference track whose tonal balance (and loudness, without a target) the master matches. */
+  referenceKey?: string | null;
 }
 
 /** Blob keys of a track's files, by stream type (original, preview, master, master48, enhanced, report, stems). */

@@ -65,12 +65,15 @@ export class TrackJobHandler implements JobHandler, OnModuleInit {
         return;
       }
       const startedAt = Date.now();
-      const result = await this.blobs.withLocalFile(job.payload.upload.originalKey, (input) =>
-        runJob(this.request(job, workDir, input)!, {
+      const run = (input: string, reference?: string) =>
+        runJob(this.request(job, workDir, input, reference)!, {
           signal,
           niceness,
           onProgress: this.progressReporter(job, startedAt),
-        }),
+        });
+      const referenceKey = job.payload.options.referenceKey;
+      const result = await this.blobs.withLocalFile(job.payload.upload.originalKey, (input) =>
+        referenceKey ? this.blobs.withLocalFile(referenceKey, (reference) => run(input, reference)) : run(input),
       );
       const files = await this.storeOutputs(job, result, workDir, signal);
       await this.tracks.execute(
@@ -110,12 +113,23 @@ export class TrackJobHandler implements JobHandler, OnModuleInit {
   }
 
   /** The engine request for a job, or null when the engine cannot do that service yet. */
-  private request(job: JobDoc<TrackJobPayload>, outDir: string, input: string): JobRequest | null {
+  private request(job: JobDoc<TrackJobPayload>, outDir: string, input: string, reference?: string): JobRequest | null {
     const { service, options, upload } = job.payload;
     const claimedType = upload.format;
     switch (service) {
       case 'AI_MASTERING':
-        return { kind: 'master', input, outDir, claimedType, options: {} };
+        return {
+          kind: 'master',
+          input,
+          outDir,
+          claimedType,
+          options: {
+            intensity: options.intensity ?? 'medium',
+            // With a reference and no target, the engine takes the reference's loudness.
+            ...(reference && !options.target ? {} : { target: options.target ?? 'streaming' }),
+            ...(reference ? { reference } : {}),
+          },
+        };
       case 'AUDIO_ENHANCEMENT':
         return {
           kind: 'enhance',

@@ -5,6 +5,10 @@ export { UploadRejectedError };
 import {
   ENHANCEMENT_PRESETS,
   type EnhancementPreset,
+  MASTERING_INTENSITIES,
+  MASTERING_TARGETS,
+  type MasteringIntensity,
+  type MasteringTarget,
   STEM_MODES,
   type StemMode,
   TRACK_SERVICES,
@@ -26,10 +30,16 @@ export interface UploadChoice {
   service: TrackService;
   preset: EnhancementPreset | null;
   mode: StemMode | null;
+  /** Mastering only: how far the chain goes (default medium) and the loudness target (default streaming, -14 LUFS). */
+  intensity: MasteringIntensity | null;
+  target: MasteringTarget | null;
 }
 
-/** Reads the form's service, preset and mode, with the spec's defaults. */
-export function uploadChoice(fields: Record<string, string>): UploadChoice {
+/**
+ * Reads the form's service, preset, mode and mastering settings, with the spec's defaults. With a reference track
+ * and no target, mastering aims for the reference's loudness (target null).
+ */
+export function uploadChoice(fields: Record<string, string>, hasReference = false): UploadChoice {
   const service = fields.service as TrackService;
   if (!TRACK_SERVICES.includes(service)) {
     throw new UploadRejectedError('upload.invalidService', 'Choose mastering, stem separation or enhancement.');
@@ -45,7 +55,21 @@ export function uploadChoice(fields: Record<string, string>): UploadChoice {
     mode = (fields.mode || 'vocals') as StemMode;
     if (!STEM_MODES.includes(mode)) throw new UploadRejectedError('upload.invalidMode', 'Unknown stem mode.');
   }
-  return { service, preset, mode };
+  let intensity: MasteringIntensity | null = null;
+  let target: MasteringTarget | null = null;
+  if (service === 'AI_MASTERING') {
+    intensity = (fields.intensity || 'medium') as MasteringIntensity;
+    if (!MASTERING_INTENSITIES.includes(intensity))
+      throw new UploadRejectedError('upload.invalidIntensity', 'Choose a low, medium or high intensity.');
+    if (fields.target || !hasReference) {
+      target = (fields.target || 'streaming') as MasteringTarget;
+      if (!MASTERING_TARGETS.includes(target))
+        throw new UploadRejectedError('upload.invalidTarget', 'Choose a loudness target: streaming, apple or club.');
+    }
+  } else if (hasReference) {
+    throw new UploadRejectedError('upload.invalidReference', 'Only mastering takes a reference track.');
+  }
+  return { service, preset, mode, intensity, target };
 }
 
 export function checkSize(service: TrackService, size: number): void {
@@ -89,6 +113,13 @@ export function checkContent(choice: UploadChoice, probe: ProbeResult): { isVide
   if (!(probe.audioDurationSec > 0))
     throw new UploadRejectedError('upload.audioFormat', 'This file contains no sound.');
   return { isVideo: false };
+}
+
+/** A reference track must be WAV or MP3 audio with sound, like a track to master. */
+export function checkReference(probe: ProbeResult): void {
+  if (!AUDIO.has(probe.container) || !probe.hasAudio || probe.hasVideo || !(probe.audioDurationSec > 0)) {
+    throw new UploadRejectedError('upload.invalidReference', 'The reference must be a WAV or MP3 audio file.');
+  }
 }
 
 export const CONTENT_TYPES: Record<string, string> = {

@@ -10,6 +10,7 @@ import { TrackCommands } from '../track-commands';
 import { type TrackView, trackView } from '../tracks/track-view';
 import {
   checkContent,
+  checkReference,
   checkSize,
   CONTENT_TYPES,
   LARGEST_UPLOAD,
@@ -63,23 +64,33 @@ export class UploadService {
   async upload(userId: string, request: IncomingMessage): Promise<TrackView & { service: TrackService }> {
     const trackId = this.ids.newId();
     const key = `tracks/${trackId}/original`;
+    const referenceKey = `tracks/${trackId}/reference`;
+    const seen = new Set<string>();
     try {
       const { fields, files } = await receiveMultipart(request, {
-        fileField: 'file',
-        maxFiles: 1,
+        // The file, and for mastering an optional reference track to match.
+        fileField: ['file', 'reference'],
+        maxFiles: 2,
         maxBytes: (early) =>
           TRACK_SERVICES.includes(early.service as TrackService)
             ? SIZE_LIMITS[early.service as TrackService].max
             : LARGEST_UPLOAD,
-        store: (stream) => this.blobs.put(key, stream, 'application/octet-stream'),
+        store: (stream, _index, _filename, _mimeType, field) => {
+          if (seen.has(field)) {
+            throw new UploadRejectedError('upload.tooManyFiles', 'Send one file, and at most one reference track.');
+          }
+          seen.add(field);
+          return this.blobs.put(field === 'reference' ? referenceKey : key, stream, 'application/octet-stream');
+        },
       });
-      const [file] = files;
+      const file = files.find((received) => received.field === 'file');
+      const reference = files.find((received) => received.field === 'reference');
       if (!file) throw new UploadRejectedError('upload.fileRequired', 'Choose a file to upload.');
-      const choice = uploadChoice(fields);
+      const choice = uploadChoice(fields, reference !== undefined);
       checkSize(choice.service, file.size);
       return await this.locks.run(`${userId}:${choice.service}`, async () => {
         await this.ensureNothingInProgress(userId, choice.service);
-        return this.record(userId, trackId, key, choice, file.filename, file.size);
+        return this.record(userId, trackId, key, choice, file.filename, file.size, reference ? referenceKey : null);
       });
     } catch (error) {
       await this.blobs.deletePrefix(`tracks/${trackId}`).catch(() => undefined);
@@ -107,7 +118,17 @@ export class UploadService {
     choice: UploadChoice,
     filename: string,
     fileSize: number,
+    referenceKey: string | null,
   ): Promise<TrackView & { service: TrackService }> {
+    if (referenceKey) {
+      const reference = await this.blobs
+        .withLocalFile(referenceKey, (path) => probe(path))
+        .catch((error: unknown) => {
+          if (!(error instanceof EngineError)) throw error;
+          throw new UploadRejectedError('upload.invalidReference', 'The reference must be a WAV or MP3 audio file.');
+        });
+      checkReference(reference);
+    }
     const found = await this.blobs
       .withLocalFile(key, (path) => probe(path))
       .catch((error: unknown) => {
@@ -127,7 +148,10 @@ export class UploadService {
       {
         type: 'UploadTrack',
         jobId: this.ids.newId(),
-        options: { preset: choice.preset, mode: choice.mode },
+        options:
+          choice.service === 'AI_MASTERING'
+            ? { preset: null, mode: null, intensity: choice.intensity, target: choice.target, referenceKey }
+            : { preset: choice.preset, mode: choice.mode },
         upload: {
           trackId,
           ownerId: userId,

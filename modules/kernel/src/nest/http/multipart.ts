@@ -18,6 +18,8 @@ export class UploadRejectedError extends CodedError {
 }
 
 export interface ReceivedFile<T> {
+  /** The form field the file came in. */
+  field: string;
   filename: string;
   mimeType: string;
   size: number;
@@ -25,8 +27,8 @@ export interface ReceivedFile<T> {
 }
 
 export interface ReceiveOptions<T> {
-  /** The form field that carries files. */
-  fileField: string;
+  /** The form field that carries files, or the fields (a file in any other field is not kept). */
+  fileField: string | readonly string[];
   maxFiles: number;
   /**
    * The largest file accepted, given the fields received before the file started. Given no fields, the largest any
@@ -34,7 +36,7 @@ export interface ReceiveOptions<T> {
    */
   maxBytes: (fieldsSoFar: Record<string, string>) => number;
   /** Streams one file somewhere (the blob store); the stream errors if the file passes `maxBytes`. */
-  store: (file: Readable, index: number, filename: string, mimeType: string) => Promise<T>;
+  store: (file: Readable, index: number, filename: string, mimeType: string, field: string) => Promise<T>;
 }
 
 const MB = 1024 * 1024;
@@ -121,8 +123,10 @@ export function receiveMultipart<T>(
     parser.on('field', (name, value) => {
       fields[name] = value;
     });
+    const fileFields: readonly string[] =
+      typeof options.fileField === 'string' ? [options.fileField] : options.fileField;
     parser.on('file', (name, stream, info) => {
-      if (name !== options.fileField || failure) {
+      if (!fileFields.includes(name) || failure) {
         // Not kept; its bytes count against the body's limit. A failure that stops the parser while this part is
         // being read ends it with an error, which must find a listener (an unheard stream error ends the process).
         stream.on('error', () => undefined);
@@ -141,13 +145,13 @@ export function receiveMultipart<T>(
       stream.pipe(limit);
       let stored: Promise<T>;
       try {
-        stored = options.store(limit, index, filename, info.mimeType);
+        stored = options.store(limit, index, filename, info.mimeType, name);
       } catch (error) {
         stored = Promise.reject(error);
       }
       pending.push(
         stored.then(
-          (value) => ({ filename, mimeType: info.mimeType, size: limit.size, stored: value }),
+          (value) => ({ field: name, filename, mimeType: info.mimeType, size: limit.size, stored: value }),
           (error: unknown) => {
             fail(error);
             limit.destroy();

@@ -5,10 +5,12 @@ import { SERVICES, type ServiceId } from '../services';
 interface ServiceListProps {
   selected?: ServiceId | null;
   onSelect?(service: ServiceId): void;
+  /** While a job uploads or processes, the choice is frozen (spec §2). */
+  disabled?: boolean;
 }
 
 /** The services with their price per track; AI mixing is marked coming soon and cannot be picked. */
-export function ServiceList({ selected, onSelect }: ServiceListProps) {
+export function ServiceList({ selected, onSelect, disabled = false }: ServiceListProps) {
   const { t, i18n } = useTranslation();
   return (
     <ul className="services">
@@ -32,7 +34,7 @@ export function ServiceList({ selected, onSelect }: ServiceListProps) {
                 type="button"
                 className={`service__card${isSelected ? ' is-selected' : ''}`}
                 aria-pressed={isSelected}
-                disabled={!service.available}
+                disabled={!service.available || disabled}
                 onClick={() => onSelect(service.id)}
               >
                 {content}

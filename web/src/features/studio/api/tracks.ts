@@ -1,0 +1,123 @@
+import { api, type ApiExtra } from '../../../lib/api';
+
+/** A track as the server shows it (`GET /api/audio/track/{id}`). */
+export interface Track {
+  id: string;
+  filename: string;
+  format: string;
+  service: string;
+  mode: string | null;
+  preset: string | null;
+  status: string;
+  error: string | null;
+  errorCode: string | null;
+  progress: number;
+  createdAt: string;
+  isDemo: boolean;
+  isVideo: boolean;
+  unlocked: boolean;
+  fileSize: number;
+  durationSec: number;
+  originalUrl: string;
+  previewUrl: string | null;
+  masterUrl: string | null;
+  stems: Record<string, string>;
+}
+
+/** `GET /api/audio/track/{id}/status`, and the `track.status` socket message (which adds `trackId`). */
+export interface TrackStatus {
+  status: string;
+  error: string | null;
+  errorCode?: string | null;
+  progress: number | null;
+  estimatedCompletion: string | null;
+}
+
+interface StatusMessage extends TrackStatus {
+  trackId: string;
+}
+
+const isStatusMessage = (payload: unknown): payload is StatusMessage =>
+  typeof payload === 'object' &&
+  payload !== null &&
+  typeof (payload as StatusMessage).trackId === 'string' &&
+  typeof (payload as StatusMessage).status === 'string';
+
+/** The parts of the engine's report (`stream/report`) the result view shows; absent parts are not drawn. */
+export interface LoudnessFacts {
+  integratedLufs: number | null;
+  truePeakDbtp: number | null;
+  loudnessRangeLu?: number | null;
+  shortTermCurveLufs?: Array<number | null>;
+  spectrum?: { bandsHz: number[]; levelsDb: Array<number | null> };
+}
+
+export interface EngineReport {
+  settings?: {
+    targetLufs?: number;
+    targetSource?: string;
+    intensity?: string;
+    reference?: string | null;
+    chain?: string;
+    preset?: string;
+  };
+  before?: LoudnessFacts;
+  after?: LoudnessFacts;
+  decisions?: { preview?: { startSec?: number } };
+}
+
+const trackTag = (id: string) => ({ type: 'Track' as const, id });
+
+export const tracksApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getTrack: build.query<Track, string>({
+      query: (id) => `/audio/track/${encodeURIComponent(id)}`,
+      providesTags: (_result, _error, id) => [trackTag(id)],
+    }),
+    getTrackStatus: build.query<TrackStatus, string>({
+      query: (id) => `/audio/track/${encodeURIComponent(id)}/status`,
+      /** Live: `track.status` messages for this track replace the cached status (the poll is the fallback). */
+      async onCacheEntryAdded(id, { updateCachedData, cacheDataLoaded, cacheEntryRemoved, extra }) {
+        const { realtime } = extra as ApiExtra;
+        if (!realtime) return;
+        try {
+          await cacheDataLoaded;
+        } catch {
+          return;
+        }
+        const off = realtime.on('track.status', (payload) => {
+          if (!isStatusMessage(payload) || payload.trackId !== id) return;
+          updateCachedData((draft) => {
+            draft.status = payload.status;
+            draft.error = payload.error ?? null;
+            if (typeof payload.progress === 'number') draft.progress = payload.progress;
+            if (payload.estimatedCompletion) draft.estimatedCompletion = payload.estimatedCompletion;
+          });
+        });
+        await cacheEntryRemoved;
+        off();
+      },
+    }),
+    getReport: build.query<EngineReport, string>({
+      query: (id) => `/audio/track/${encodeURIComponent(id)}/stream/report`,
+    }),
+    cancelTrack: build.mutation<{ success: boolean }, string>({
+      query: (id) => ({ url: `/audio/track/${encodeURIComponent(id)}/cancel`, method: 'POST' }),
+      invalidatesTags: (_result, _error, id) => [trackTag(id)],
+    }),
+    sendResultEmail: build.mutation<
+      { success: boolean; expiresAt: string },
+      { trackId: string; recipientEmail: string; service: string }
+    >({
+      query: (body) => ({ url: '/audio/send-email', method: 'POST', body }),
+    }),
+  }),
+});
+
+export const {
+  useGetTrackQuery,
+  useGetTrackStatusQuery,
+  useGetReportQuery,
+  useCancelTrackMutation,
+  useSendResultEmailMutation,
+} = tracksApi;

@@ -1,0 +1,182 @@
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../lib/format';
+import type { EngineReport, LoudnessFacts } from '../api/tracks';
+
+/** The plot's own units; the SVG stretches to the box, the labels are HTML placed in percent (never squashed). */
+const W = 1000;
+const H = 200;
+
+const finite = (value: number | null | undefined): value is number =>
+  typeof value === 'number' && Number.isFinite(value);
+
+/** An SVG path through the points, scaled into the plot. */
+function path(points: Array<[number, number]>, x: (v: number) => number, y: (v: number) => number): string {
+  return points.map(([px, py], index) => `${index === 0 ? 'M' : 'L'}${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(' ');
+}
+
+interface Series {
+  name: string;
+  className: string;
+  points: Array<[number, number]>;
+}
+
+function Chart({
+  label,
+  series,
+  xLog,
+  xTicks,
+  yUnit,
+}: {
+  label: string;
+  series: Series[];
+  xLog: boolean;
+  xTicks: Array<[number, string]>;
+  yUnit: string;
+}) {
+  const all = series.flatMap((s) => s.points);
+  if (all.length < 2) return null;
+  const xs = all.map(([px]) => (xLog ? Math.log10(px) : px));
+  const ys = all.map(([, py]) => py);
+  const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+  const [y0, y1] = [Math.floor(Math.min(...ys) / 6) * 6, Math.ceil(Math.max(...ys) / 6) * 6 || 6];
+  const share = (v: number) => (((xLog ? Math.log10(v) : v) - x0) / (x1 - x0 || 1)) * 100;
+  const height = (v: number) => ((y1 - v) / (y1 - y0 || 1)) * 100;
+  const x = (v: number) => (share(v) / 100) * W;
+  const y = (v: number) => (height(v) / 100) * H;
+  const yTicks = [y0, (y0 + y1) / 2, y1];
+  return (
+    <figure className="chart">
+      <div className="chart__area">
+        <div className="chart__y" aria-hidden="true">
+          {yTicks.map((tick) => (
+            <span key={tick} style={{ top: `${height(tick)}%` }}>
+              {Math.round(tick)}
+            </span>
+          ))}
+        </div>
+        <div className="chart__plot">
+          <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} preserveAspectRatio="none">
+            {yTicks.map((tick) => (
+              <line key={tick} className="chart__grid" x1={0} x2={W} y1={y(tick)} y2={y(tick)} />
+            ))}
+            {series.map((s) => (
+              <path key={s.name} className={`chart__line ${s.className}`} d={path(s.points, x, y)} />
+            ))}
+          </svg>
+          <div className="chart__x" aria-hidden="true">
+            {xTicks
+              .filter(([value]) => share(value) > 3 && share(value) < 97)
+              .map(([value, text]) => (
+                <span key={value} style={{ left: `${share(value)}%` }}>
+                  {text}
+                </span>
+              ))}
+          </div>
+        </div>
+      </div>
+      <figcaption>
+        {label} ({yUnit}){' '}
+        {series.map((s) => (
+          <span key={s.name} className={`chart__key ${s.className}`}>
+            {s.name}
+          </span>
+        ))}
+      </figcaption>
+    </figure>
+  );
+}
+
+const curve = (facts: LoudnessFacts | undefined): Array<[number, number]> =>
+  (facts?.shortTermCurveLufs ?? []).flatMap((value, index) =>
+    finite(value) && value > -70 ? [[index + 3, value]] : [],
+  );
+
+const spectrum = (facts: LoudnessFacts | undefined): Array<[number, number]> => {
+  const bands = facts?.spectrum?.bandsHz ?? [];
+  const levels = facts?.spectrum?.levelsDb ?? [];
+  return bands.flatMap((hz, index) => {
+    const level = levels[index];
+    return finite(level) && hz >= 20 ? [[hz, level]] : [];
+  });
+};
+
+/** The spectrum down to 60 dB under its loudest band: what lies below is inaudible next to it. */
+const audible = (...sets: Array<Array<[number, number]>>): Array<Array<[number, number]>> => {
+  const top = Math.max(...sets.flat().map(([, level]) => level));
+  return sets.map((set) => set.map(([hz, level]): [number, number] => [hz, Math.max(level, top - 60)]));
+};
+
+/** The engine's report as a person reads it: loudness and peaks before and after, the curve, the spectrum. */
+export function ReportView({ report, resultLabel }: { report: EngineReport; resultLabel: string }) {
+  const { t, i18n } = useTranslation();
+  const number = (value: number | null | undefined, unit: string) =>
+    finite(value) && value > -70 ? `${formatNumber(value, i18n.language, 1)} ${unit}` : t('studio:report.silent');
+  const rows: Array<[string, number | null | undefined, number | null | undefined, string]> = [
+    [t('studio:report.loudness'), report.before?.integratedLufs, report.after?.integratedLufs, 'LUFS'],
+    [t('studio:report.truePeak'), report.before?.truePeakDbtp, report.after?.truePeakDbtp, 'dBTP'],
+    [t('studio:report.range'), report.before?.loudnessRangeLu, report.after?.loudnessRangeLu, 'LU'],
+  ];
+  const names = { before: t('studio:report.before'), after: resultLabel };
+  const spectra = audible(spectrum(report.before), spectrum(report.after));
+  const seconds = Math.max(curve(report.before).length, curve(report.after).length);
+  const timeTicks: Array<[number, string]> = [0.25, 0.5, 0.75].map((share) => {
+    const at = Math.round(3 + share * seconds);
+    return [at, `${at} s`];
+  });
+  return (
+    <section className="report" aria-labelledby="report-title">
+      <h3 id="report-title">{t('studio:report.title')}</h3>
+      {report.settings?.reference && <p className="muted">{t('studio:report.matchedReference')}</p>}
+      {finite(report.settings?.targetLufs) && (
+        <p className="muted">
+          {t('studio:report.target', { lufs: formatNumber(report.settings!.targetLufs!, i18n.language, 1) })}
+        </p>
+      )}
+      <div className="table-scroll">
+        <table className="report__table">
+          <thead>
+            <tr>
+              <th scope="col">{t('studio:report.measure')}</th>
+              <th scope="col">{names.before}</th>
+              <th scope="col">{names.after}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(([name, before, after, unit]) => (
+              <tr key={name}>
+                <th scope="row">{name}</th>
+                <td>{number(before, unit)}</td>
+                <td>{number(after, unit)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="muted report__hint">{t('studio:report.hint')}</p>
+      <Chart
+        label={t('studio:report.curve')}
+        yUnit="LUFS"
+        xLog={false}
+        xTicks={timeTicks}
+        series={[
+          { name: names.before, className: 'chart__line--before', points: curve(report.before) },
+          { name: names.after, className: 'chart__line--after', points: curve(report.after) },
+        ]}
+      />
+      <Chart
+        label={t('studio:report.spectrum')}
+        yUnit="dB"
+        xLog
+        xTicks={[
+          [100, '100 Hz'],
+          [1000, '1 kHz'],
+          [10000, '10 kHz'],
+        ]}
+        series={[
+          { name: names.before, className: 'chart__line--before', points: spectra[0]! },
+          { name: names.after, className: 'chart__line--after', points: spectra[1]! },
+        ]}
+      />
+    </section>
+  );
+}

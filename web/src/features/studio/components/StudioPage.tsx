@@ -1,0 +1,197 @@
+import { skipToken } from '@reduxjs/toolkit/query';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { useAppDispatch } from '../../../lib/hooks';
+import { STORAGE_KEYS } from '../../../lib/session/storage';
+import { useSessionManager } from '../../../lib/session/SessionProvider';
+import { uploadTrack } from '../api/transfer';
+import { tracksApi, useGetTrackQuery } from '../api/tracks';
+import { failureKey, uploadMessage, type UploadMessage } from '../errors';
+import { isInProgress, isResult, uploadRingPercent } from '../progress';
+import { initialService, isSelectableService, type ServiceId } from '../services';
+import { ProcessingView } from './ProcessingView';
+import { ResultView } from './ResultView';
+import { ServiceList } from './ServiceList';
+import { UploadCard, type UploadCardProps } from './UploadCard';
+
+interface StudioPageProps {
+  /** The page's own class besides `studio` (home, dashboard). */
+  className: string;
+  /** The page's title block (home greeting or dashboard title). */
+  header: ReactNode;
+  /** What follows the work area (the service status on home, recent works on the dashboard). */
+  footer?: ReactNode;
+  /** Wired by the app when the demo and the media library exist. */
+  onDemo?: UploadCardProps['onDemo'];
+  onLibrary?: UploadCardProps['onLibrary'];
+}
+
+/**
+ * The studio (spec §2, home and dashboard): the service selector, then the work area for the chosen service:
+ * upload card, upload ring, processing view, result. The open track is in the address (`?track=`), so a reload
+ * in the middle of processing comes back to it.
+ */
+export function StudioPage({ className, header, footer, onDemo, onLibrary }: StudioPageProps) {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const session = useSessionManager();
+  const [params, setParams] = useSearchParams();
+  const trackId = params.get('track');
+  const [service, setService] = useState<ServiceId>(() =>
+    initialService(params.get('service'), localStorage.getItem(STORAGE_KEYS.selectedService)),
+  );
+  const [uploading, setUploading] = useState<{ filename: string; percent: number } | null>(null);
+  const workArea = useRef<HTMLDivElement>(null);
+  const trackQuery = useGetTrackQuery(trackId ?? skipToken);
+  const track = trackId && trackQuery.data?.id === trackId ? trackQuery.data : null;
+
+  useEffect(() => {
+    localStorage.setItem(STORAGE_KEYS.selectedService, service);
+  }, [service]);
+
+  // The open track decides the service shown.
+  useEffect(() => {
+    if (track && isSelectableService(track.service)) setService(track.service);
+  }, [track]);
+
+  const openTrack = useCallback(
+    (id: string | null) => {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (id) next.set('track', id);
+          else next.delete('track');
+          next.delete('service');
+          return next;
+        },
+        { replace: id === null },
+      );
+    },
+    [setParams],
+  );
+
+  const choose = (next: ServiceId) => {
+    setService(next);
+    if (track && track.service !== next) openTrack(null);
+    else if (params.has('service')) {
+      // The address's preselection is spent: a reload keeps the choice just made (from local storage).
+      setParams(
+        (current) => {
+          const rest = new URLSearchParams(current);
+          rest.delete('service');
+          return rest;
+        },
+        { replace: true },
+      );
+    }
+    // The work area comes into view (spec §2); jsdom has no scrolling.
+    workArea.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
+  };
+
+  const start = async (
+    file: File,
+    fields: Record<string, string>,
+    reference: File | null,
+  ): Promise<UploadMessage | null> => {
+    setUploading({ filename: file.name, percent: 0 });
+    try {
+      const answer = await uploadTrack(session, {
+        file,
+        fields,
+        extraFiles: reference ? [['reference', reference]] : [],
+        onProgress: (loaded, total) => setUploading({ filename: file.name, percent: uploadRingPercent(loaded, total) }),
+      });
+      if (answer.status === 201 && answer.body?.id) {
+        openTrack(answer.body.id);
+        return null;
+      }
+      return uploadMessage(answer);
+    } catch {
+      return uploadMessage(null);
+    } finally {
+      setUploading(null);
+    }
+  };
+
+  const refreshTrack = useCallback(() => {
+    if (trackId) dispatch(tracksApi.util.invalidateTags([{ type: 'Track', id: trackId }]));
+  }, [dispatch, trackId]);
+
+  const status = track?.status ?? null;
+  const processing = status !== null && isInProgress(status);
+  const busy = uploading !== null || processing;
+  const uploadService = service === 'AI_MIXING' ? 'AI_MASTERING' : service;
+
+  // One short line for screen readers when the phase changes (the work area itself changes too much to be live).
+  const announcement = uploading
+    ? t('studio:live.uploading', { name: uploading.filename })
+    : !track
+      ? ''
+      : processing
+        ? t('studio:live.processing', { name: track.filename })
+        : isResult(track.status)
+          ? t('studio:live.ready', { name: track.filename })
+          : t('studio:live.failed', { name: track.filename });
+
+  let body: ReactNode;
+  if (uploading || !trackId) {
+    body = (
+      <UploadCard
+        key={uploadService}
+        service={uploadService}
+        uploading={uploading}
+        onStart={start}
+        onDemo={onDemo}
+        onLibrary={onLibrary}
+      />
+    );
+  } else if (trackQuery.isError) {
+    body = (
+      <div className="studio-message">
+        <p role="alert">{t('studio:errors.trackMissing')}</p>
+      </div>
+    );
+  } else if (!track) {
+    body = <p className="muted">{t('app.loading')}</p>;
+  } else if (processing) {
+    body = <ProcessingView key={track.id} track={track} onFinished={refreshTrack} onAborted={() => openTrack(null)} />;
+  } else if (isResult(track.status)) {
+    body = <ResultView track={track} />;
+  } else {
+    body = (
+      <div className="studio-message">
+        <p className="studio-banner" role="alert">
+          {t(`studio:${failureKey(track.errorCode)}`)}
+        </p>
+      </div>
+    );
+  }
+
+  return (
+    <section className={`studio ${className}`}>
+      {header}
+      <h2>{t('dashboard.pickService')}</h2>
+      <ServiceList selected={service} onSelect={choose} disabled={busy} />
+      <div ref={workArea} className="card work-area">
+        <p className="visually-hidden" aria-live="polite">
+          {announcement}
+        </p>
+        <div className="work-area__head">
+          <div>
+            <h2>{t(`services.${service}.name`)}</h2>
+            <p className="muted">{t(`services.${service}.description`)}</p>
+          </div>
+          {trackId && !busy && (
+            <button type="button" className="button button--ghost" onClick={() => openTrack(null)}>
+              {t('studio:newUpload')}
+            </button>
+          )}
+        </div>
+        {track && !busy && <p className="work-area__title">{t('studio:recentWork', { name: track.filename })}</p>}
+        {body}
+      </div>
+      {footer}
+    </section>
+  );
+}

@@ -1,0 +1,311 @@
+import { useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { serverAvailable } from '../api/transfer';
+import type { UploadMessage } from '../errors';
+import { acceptFor, checkFile } from '../validation';
+import { ProgressRing } from './ProgressRing';
+
+export type UploadService = 'AI_MASTERING' | 'STEM_SEPARATION' | 'AUDIO_ENHANCEMENT';
+
+const MODES = ['vocals', 'drums', 'guitars', 'full'] as const;
+const PRESETS = ['audio', 'video'] as const;
+const INTENSITIES = ['low', 'medium', 'high'] as const;
+const TARGETS = ['streaming', 'apple', 'club'] as const;
+/** With a reference track, the master can also take the reference's loudness. */
+type Target = (typeof TARGETS)[number] | 'reference';
+
+export interface UploadCardProps {
+  service: UploadService;
+  /** The file being sent and the ring's percent (0-30), while the upload runs. */
+  uploading: { filename: string; percent: number } | null;
+  /** Sends the file (and mastering's reference track); resolves with the refusal to show, or null once taken. */
+  onStart(file: File, fields: Record<string, string>, reference: File | null): Promise<UploadMessage | null>;
+  /** Opens a demo track (wired by the integrator; the button stays disabled without it). */
+  onDemo?(): void;
+  /** Opens the media library (wired by the integrator; the button stays disabled without it). */
+  onLibrary?(): void;
+  /** The health check before a file is accepted (at most once a minute); replaced in tests. */
+  checkServer?(): Promise<boolean>;
+}
+
+/** The upload card of a service (spec §2): its options, the drop zone, the file picker and the start button. */
+export function UploadCard({
+  service,
+  uploading,
+  onStart,
+  onDemo,
+  onLibrary,
+  checkServer = serverAvailable,
+}: UploadCardProps) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  const problemId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [problem, setProblem] = useState<UploadMessage | null>(null);
+  const [banner, setBanner] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [mode, setMode] = useState<(typeof MODES)[number]>('vocals');
+  const [preset, setPreset] = useState<(typeof PRESETS)[number]>('audio');
+  const [intensity, setIntensity] = useState<(typeof INTENSITIES)[number]>('medium');
+  const [target, setTarget] = useState<Target>('streaming');
+  const [reference, setReference] = useState<File | null>(null);
+  const [referenceProblem, setReferenceProblem] = useState<string | null>(null);
+  const referenceInput = useRef<HTMLInputElement>(null);
+  const [starting, setStarting] = useState(false);
+
+  const accept = async (chosen: File | null | undefined) => {
+    setBanner(null);
+    if (!chosen) return;
+    const found = checkFile(chosen, service, preset);
+    if (found) {
+      setFile(null);
+      setProblem({
+        place: 'file',
+        key: `upload.errors.${found.key}`,
+        ...(found.limitMb ? { limitMb: found.limitMb } : {}),
+      });
+      return;
+    }
+    if (!(await checkServer())) {
+      setFile(null);
+      setProblem(null);
+      setBanner('errors.serverUnavailable');
+      return;
+    }
+    setProblem(null);
+    setFile(chosen);
+  };
+
+  const chooseReference = (chosen: File | null | undefined) => {
+    if (!chosen) return;
+    // Any WAV or MP3 of at most 50 MB; its length does not matter.
+    const found = checkFile(
+      { name: chosen.name, size: Math.max(chosen.size, 1024 * 1024), type: chosen.type },
+      service,
+      'audio',
+    );
+    if (found) {
+      setReference(null);
+      setReferenceProblem(
+        found.key === 'fileSizeMax' ? 'upload.errors.referenceSize' : 'upload.errors.referenceFormat',
+      );
+      return;
+    }
+    setReferenceProblem(null);
+    setReference(chosen);
+    setTarget('reference');
+  };
+
+  const removeReference = () => {
+    setReference(null);
+    setReferenceProblem(null);
+    if (target === 'reference') setTarget('streaming');
+    if (referenceInput.current) referenceInput.current.value = '';
+  };
+
+  const choosePreset = (next: (typeof PRESETS)[number]) => {
+    setPreset(next);
+    // A file picked for the other kind no longer fits.
+    if (file && checkFile(file, service, next)) {
+      setFile(null);
+      setProblem(null);
+    }
+  };
+
+  const start = async () => {
+    if (!file || uploading || starting) return;
+    setStarting(true);
+    setBanner(null);
+    const fields: Record<string, string> = { service };
+    if (service === 'STEM_SEPARATION') fields.mode = mode;
+    if (service === 'AUDIO_ENHANCEMENT') fields.preset = preset;
+    if (service === 'AI_MASTERING') {
+      fields.intensity = intensity;
+      if (target !== 'reference') fields.target = target;
+    }
+    try {
+      const refusal = await onStart(file, fields, service === 'AI_MASTERING' ? reference : null);
+      if (refusal?.place === 'file') {
+        setProblem(refusal);
+        setFile(null);
+      } else if (refusal) {
+        setBanner(refusal.key);
+      }
+    } finally {
+      setStarting(false);
+      if (input.current) input.current.value = '';
+    }
+  };
+
+  if (uploading) {
+    return (
+      <div className="upload-card upload-card--busy">
+        <ProgressRing percent={uploading.percent} label={t('studio:upload.uploading')} />
+        <p className="upload-card__filename">{uploading.filename}</p>
+      </div>
+    );
+  }
+
+  const busy = starting;
+  return (
+    <div className="upload-card">
+      {banner && (
+        <p className="studio-banner" role="alert">
+          {t(`studio:${banner}`)}
+        </p>
+      )}
+      {service === 'STEM_SEPARATION' && (
+        <fieldset className="studio-options">
+          <legend>{t('studio:upload.mode')}</legend>
+          <div className="segmented">
+            {MODES.map((value) => (
+              <button key={value} type="button" aria-pressed={mode === value} onClick={() => setMode(value)}>
+                {t(`studio:modes.${value}`)}
+              </button>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      {service === 'AUDIO_ENHANCEMENT' && (
+        <fieldset className="studio-options">
+          <legend>{t('studio:upload.preset')}</legend>
+          <div className="segmented">
+            {PRESETS.map((value) => (
+              <button key={value} type="button" aria-pressed={preset === value} onClick={() => choosePreset(value)}>
+                {t(`studio:presets.${value}`)}
+              </button>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      {service === 'AI_MASTERING' && (
+        <div className="studio-options studio-options--row">
+          <fieldset>
+            <legend>{t('studio:upload.intensity')}</legend>
+            <div className="segmented">
+              {INTENSITIES.map((value) => (
+                <button
+                  key={value}
+                  type="button"
+                  aria-pressed={intensity === value}
+                  onClick={() => setIntensity(value)}
+                >
+                  {t(`studio:intensities.${value}`)}
+                </button>
+              ))}
+            </div>
+          </fieldset>
+          <div className="field">
+            <label htmlFor={`${inputId}-target`}>{t('studio:upload.target')}</label>
+            <select
+              id={`${inputId}-target`}
+              value={target}
+              onChange={(event) => setTarget(event.target.value as Target)}
+            >
+              {reference && <option value="reference">{t('studio:targets.reference')}</option>}
+              {TARGETS.map((value) => (
+                <option key={value} value={value}>
+                  {t(`studio:targets.${value}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field reference">
+            <span className="reference__title">{t('studio:upload.reference')}</span>
+            <p className="muted reference__hint">{t('studio:upload.referenceHint')}</p>
+            <input
+              ref={referenceInput}
+              id={`${inputId}-reference`}
+              className="visually-hidden"
+              type="file"
+              accept={acceptFor(service, 'audio')}
+              onChange={(event) => chooseReference(event.target.files?.[0])}
+            />
+            <div className="reference__row">
+              <label htmlFor={`${inputId}-reference`} className="button button--ghost button--small">
+                {t(reference ? 'studio:upload.referenceChange' : 'studio:upload.referenceChoose')}
+              </label>
+              {reference && (
+                <>
+                  <span className="reference__name">{reference.name}</span>
+                  <button type="button" className="button button--ghost button--small" onClick={removeReference}>
+                    {t('studio:upload.referenceRemove')}
+                  </button>
+                </>
+              )}
+            </div>
+            {referenceProblem && (
+              <p className="field__error" role="alert">
+                {t(`studio:${referenceProblem}`)}
+              </p>
+            )}
+          </div>
+        </div>
+      )}
+      <div
+        className={`dropzone${dragging ? ' is-dragging' : ''}${problem ? ' is-invalid' : ''}`}
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(event) => {
+          event.preventDefault();
+          setDragging(false);
+          void accept(event.dataTransfer.files[0]);
+        }}
+      >
+        <p className="dropzone__hint">
+          {t(
+            service === 'AUDIO_ENHANCEMENT' && preset === 'video'
+              ? 'studio:upload.dropVideo'
+              : 'studio:upload.dropAudio',
+          )}
+        </p>
+        <input
+          ref={input}
+          id={inputId}
+          className="visually-hidden"
+          type="file"
+          accept={acceptFor(service, preset)}
+          aria-describedby={problem ? problemId : undefined}
+          onChange={(event) => void accept(event.target.files?.[0])}
+        />
+        <label htmlFor={inputId} className="button button--ghost">
+          {t('studio:upload.select')}
+        </label>
+        {file && <p className="dropzone__file">{t('studio:upload.chosen', { name: file.name, count: 1, max: 1 })}</p>}
+        {problem && (
+          <p id={problemId} className="field__error" role="alert">
+            {t(`studio:${problem.key}`, { limitMb: problem.limitMb })}
+          </p>
+        )}
+      </div>
+      <div className="upload-card__actions">
+        <button type="button" className="button" disabled={!file || busy} onClick={() => void start()}>
+          {t('studio:upload.start')}
+        </button>
+        <button
+          type="button"
+          className="button button--ghost"
+          disabled={!onDemo}
+          title={onDemo ? undefined : t('studio:upload.notYet')}
+          onClick={onDemo}
+        >
+          {t('studio:upload.demo')}
+        </button>
+        <button
+          type="button"
+          className="button button--ghost"
+          disabled={!onLibrary}
+          title={onLibrary ? undefined : t('studio:upload.notYet')}
+          onClick={onLibrary}
+        >
+          {t('studio:upload.library')}
+        </button>
+      </div>
+      {(!onDemo || !onLibrary) && <p className="muted upload-card__note">{t('studio:upload.notYetNote')}</p>}
+    </div>
+  );
+}
