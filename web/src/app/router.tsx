@@ -34,9 +34,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'dashboard',
-            lazy: async () => ({
-              Component: (await import('../features/dashboard/components/DashboardPage')).DashboardPage,
-            }),
+            lazy: async () => ({ Component: (await import('./routes/DashboardRoute')).DashboardRoute }),
           },
           {
             path: 'accountSettings',
