@@ -23,7 +23,7 @@ describe('libraryRows', () => {
 
 describe('media library dialog', () => {
   let answer: () => { status: number; body?: unknown };
-  let started: () => { status: number; body?: unknown };
+  let started: () => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
   let server: ReturnType<typeof fakeServer>;
 
   beforeEach(() => {
