@@ -12,8 +12,21 @@ export type RecentTracksSlot = ComponentType<{
   refreshSignal?: number;
 }>;
 
+/** The work area's ways to get a track other than an upload (the demo, the media library), given by the app. */
+export type TrackSourcesSlot = ComponentType<{
+  service: string;
+  onOpen(track: { id: string }): void;
+  onStarted(track: { id: string }): void;
+}>;
+
 /** The work area (the upload and processing flows arrive with the audio services). */
-export function DashboardPage({ RecentTracks }: { RecentTracks: RecentTracksSlot }) {
+export function DashboardPage({
+  RecentTracks,
+  TrackSources,
+}: {
+  RecentTracks: RecentTracksSlot;
+  TrackSources?: TrackSourcesSlot;
+}) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const [service, setService] = useState<ServiceId>(() =>
@@ -22,6 +35,10 @@ export function DashboardPage({ RecentTracks }: { RecentTracks: RecentTracksSlot
   useEffect(() => {
     localStorage.setItem(STORAGE_KEYS.selectedService, service);
   }, [service]);
+  // The track the work area shows (the studio's result view opens it), and a signal that refreshes the list.
+  const [activeTrackId, setActiveTrackId] = useState<string | undefined>();
+  const [refreshSignal, setRefreshSignal] = useState(0);
+  const open = (track: { id: string }) => setActiveTrackId(track.id);
   return (
     <section className="dashboard">
       <h1>{t('dashboard.title')}</h1>
@@ -30,9 +47,18 @@ export function DashboardPage({ RecentTracks }: { RecentTracks: RecentTracksSlot
       <div className="card work-area" aria-live="polite">
         <h2>{t(`services.${service}.name`)}</h2>
         <p className="muted">{t('dashboard.workAreaSoon')}</p>
+        {TrackSources && (
+          <TrackSources
+            service={service}
+            onOpen={open}
+            onStarted={(track) => {
+              open(track);
+              setRefreshSignal((signal) => signal + 1);
+            }}
+          />
+        )}
       </div>
-      {/* Opening a track shows it in the studio's result view, which the studio work wires here. */}
-      <RecentTracks onOpen={() => undefined} />
+      <RecentTracks onOpen={open} activeTrackId={activeTrackId} refreshSignal={refreshSignal} />
     </section>
   );
 }
