@@ -1,4 +1,4 @@
-/* global window, document, localStorage -- the functions given to page.evaluate run in the browser */
+/* global window, document -- the functions given to page.evaluate run in the browser */
 // The recent tracks list and the media library in Chromium, against the real server: real WAVs made with ffmpeg,
 // uploaded through the API with the signed-in user's token, processed by the engine.
 import assert from 'node:assert/strict';
