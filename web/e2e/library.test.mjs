@@ -272,6 +272,41 @@ describe('recent tracks and the media library in Chromium', { concurrency: false
     const confirmText = await page.evaluate(() => document.body.innerText);
     assert.doesNotMatch(confirmText, /\blibrary\.[a-zA-Z]/);
     await page.keyboard.press('Escape');
+  });
+
+  test('account settings on a phone: the active section is in view, the e-mail verified, the disabled button explained', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(`${server.baseUrl}/accountSettings?section=security`);
+    await page.locator('#security-title').waitFor();
+    const strip = page.getByRole('navigation', { name: 'Rubriques des paramètres' }).locator('ul');
+    const visible = async (name) => {
+      const [box, item] = await Promise.all([
+        strip.boundingBox(),
+        strip.getByRole('button', { name, exact: true }).boundingBox(),
+      ]);
+      return item.x >= box.x - 1 && item.x + item.width <= box.x + box.width + 1;
+    };
+    await page.waitForFunction(() => document.querySelector('.settings__nav').scrollLeft > 0);
+    assert.equal(await visible('Sécurité'), true, 'the active section is scrolled into view');
+    await strip.getByRole('button', { name: 'Général', exact: true }).click();
+    await page.locator('form[data-ready]').waitFor();
+    assert.equal(await visible('Général'), true);
+    // Signed up through the e-mailed link: verified.
+    await page.getByText('Vérifié', { exact: true }).first().waitFor();
+
+    await strip.getByRole('button', { name: 'Sécurité', exact: true }).click();
+    await page.getByRole('button', { name: 'Désactiver mon compte' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Désactiver votre compte/ });
+    await dialog.waitFor();
+    const confirm = dialog.getByRole('button', { name: 'Désactiver', exact: true });
+    assert.equal(await confirm.isDisabled(), true);
+    const hint = dialog.getByText('Veuillez taper DELETE pour confirmer');
+    await hint.waitFor();
+    assert.equal(await confirm.getAttribute('aria-describedby'), await hint.getAttribute('id'));
+    await dialog.getByLabel('Tapez DELETE pour confirmer').fill('DELETE');
+    assert.equal(await confirm.isDisabled(), false);
+    assert.equal(await hint.count(), 0);
+    await page.keyboard.press('Escape');
     assert.deepEqual(pageErrors, []);
   });
 });
