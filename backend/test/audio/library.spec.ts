@@ -117,12 +117,22 @@ describe('media library: the uploads listed, and a new job started from one of t
     await request(test.url).get(`/api/audio/track/${newId}/stream/original`).set(awa.auth).expect(200);
   });
 
-  it('masters an earlier upload that was enhanced, through to PREVIEW_READY', async () => {
+  it('masters an earlier upload again, as a new track, through to PREVIEW_READY', async () => {
     const started = await reprocess(awa, songId, { service: 'AI_MASTERING' }).expect(201);
     expect(started.body).toMatchObject({ service: 'AI_MASTERING', status: 'PROCESSING', filename: 'Song.wav' });
     expect(await until(awa, started.body.id, ['PREVIEW_READY'])).toBe('PREVIEW_READY');
     const track = await request(test.url).get(`/api/audio/track/${started.body.id}`).set(awa.auth).expect(200);
     expect(track.body.previewUrl).toBe(`/api/audio/track/${started.body.id}/stream/preview`);
+  });
+
+  it('documents the routes in the OpenAPI document', async () => {
+    const { body } = await request(test.url).get('/api/docs/openapi.json').expect(200);
+    expect(body.paths['/api/audio/library'].get).toBeDefined();
+    const route = body.paths['/api/audio/track/{id}/reprocess'].post;
+    const schema = route.requestBody.content['application/json'].schema;
+    expect(schema.required).toEqual(['service']);
+    expect(schema.properties.service.enum).toEqual(['AI_MASTERING', 'STEM_SEPARATION', 'AUDIO_ENHANCEMENT']);
+    expect(Object.keys(route.responses).sort()).toEqual(['201', '400', '404', '409', '413']);
   });
 
   it('refuses bad choices, the size limits, other users and a second job, recording and keeping nothing', async () => {
