@@ -6,6 +6,8 @@ export default {
   testEnvironmentOptions: { url: 'http://localhost:3000' },
   testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
   setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
+  // A feature's own stylesheet (imported beside its component) means nothing to jsdom.
+  moduleNameMapper: { '\\.css$': '<rootDir>/src/test/style-stub.cjs' },
   transform: {
     '^.+\\.tsx?$': [
       '@swc/jest',

@@ -58,6 +58,14 @@ describe('demo tracks', () => {
     const vocals = byService.STEM_SEPARATION!.stems.vocals!;
     await request(test.url).get(vocals).set(first.auth).set('Range', 'bytes=0-1023').expect(206);
     expect((await request(test.url).get('/api/audio/tracks').set(first.auth)).body.totalCount).toBe(0);
+    // Nor are they in the media library, and no new job starts from one.
+    expect((await request(test.url).get('/api/audio/library').set(first.auth).expect(200)).body.tracks).toEqual([]);
+    const refused = await request(test.url)
+      .post(`/api/audio/track/${byService.AI_MASTERING!.id}/reprocess`)
+      .set(first.auth)
+      .send({ service: 'AUDIO_ENHANCEMENT' })
+      .expect(404);
+    expect(refused.body.code).toBe('TRACKS.NOT_FOUND');
   }, 180_000);
 
   it('reuses the material for the next accounts, and deleting one demo spares the others', async () => {

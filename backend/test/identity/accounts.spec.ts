@@ -70,6 +70,25 @@ describe('accounts: profile, preferences and validation', () => {
     expect(read.body.profile).toEqual(saved.body.profile);
   });
 
+  it('says the e-mail is verified as soon as the confirmation link is followed, without signing in again', async () => {
+    const fatou = await registeredUser(test, { email: 'fatou@example.sn', firstName: 'Fatou', lastName: 'Sow' });
+    const before = await request(test.url).get('/api/user/profile').set(fatou.auth).expect(200);
+    expect(before.body.profile.isEmailVerified).toBe(false);
+    const provider = test.app.get(IdentityProvider) as BuiltInIdentityProvider;
+    const link = await provider.users.issueToken(fatou.userId, 'email-verification', 3600);
+    await request(test.url).get(`/oidc/verify/${link}`).expect(200);
+
+    const after = await request(test.url).get('/api/user/profile').set(fatou.auth).expect(200);
+    expect(after.body.profile.isEmailVerified).toBe(true);
+    const events = await test.app.get(EventStore).readStream(accountStream(fatou.userId));
+    expect(events.filter((event) => event.type === 'EmailVerified')).toHaveLength(1);
+    // Recorded once: later reads and the next sign-in add nothing.
+    await request(test.url).get('/api/user/profile').set(fatou.auth).expect(200);
+    await request(test.url).post('/api/auth/signup').set(fatou.auth).expect(200);
+    const again = await test.app.get(EventStore).readStream(accountStream(fatou.userId));
+    expect(again.filter((event) => event.type === 'EmailVerified')).toHaveLength(1);
+  });
+
   it.each([
     [{ firstName: '', lastName: 'N' }, { firstName: 'account.profile.errors.firstNameRequired' }],
     [{ firstName: 'A', lastName: ' ' }, { lastName: 'account.profile.errors.lastNameRequired' }],

@@ -7,6 +7,7 @@ import { AuthController } from './application/auth/auth.controller';
 import { SessionsAfterPasswordReset } from './application/auth/sessions-after-reset';
 import { DeactivateController } from './application/deactivate/deactivate.controller';
 import { PreferencesController } from './application/preferences/preferences.controller';
+import { EmailVerification } from './application/profile/email-verification';
 import { ProfileController } from './application/profile/profile.controller';
 import { AccountPurger, IDENTITY_OPTIONS, type IdentityOptions } from './application/purge/account-purger';
 import { SignUpController } from './application/sign-up/sign-up.controller';
@@ -32,6 +33,7 @@ export class IdentityModule {
         AfterResponse,
         SignUpService,
         SessionsAfterPasswordReset,
+        EmailVerification,
         { provide: IDENTITY_OPTIONS, useValue: options },
       ],
       exports: [AccountPurger, SignUpService, AfterResponse],

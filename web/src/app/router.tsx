@@ -30,13 +30,11 @@ export const routes: RouteObject[] = [
         children: [
           {
             index: true,
-            lazy: async () => ({ Component: (await import('../features/studio/components/HomePage')).HomePage }),
+            lazy: async () => ({ Component: (await import('./routes/HomeRoute')).HomeRoute }),
           },
           {
             path: 'dashboard',
-            lazy: async () => ({
-              Component: (await import('../features/studio/components/DashboardPage')).DashboardPage,
-            }),
+            lazy: async () => ({ Component: (await import('./routes/DashboardRoute')).DashboardRoute }),
           },
           {
             path: 'accountSettings',

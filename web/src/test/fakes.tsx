@@ -12,6 +12,8 @@ import { sessionResolved } from '../lib/session/slice';
 export interface Call {
   method: string;
   path: string;
+  /** The query string's parameters. */
+  query: URLSearchParams;
   body: unknown;
   authorization: string | null;
 }
@@ -29,6 +31,7 @@ export function fakeServer(routes: Record<string, Handler>) {
     const call: Call = {
       method: request.method,
       path: url.pathname,
+      query: url.searchParams,
       body: text ? JSON.parse(text) : undefined,
       authorization: request.headers.get('Authorization'),
     };

@@ -85,6 +85,16 @@ describe('registering an account', () => {
       .thenNothingHappened();
   });
 
+  it('records an address the provider confirmed after the sign-up, once', () => {
+    given(active)
+      .when({ type: 'ConfirmEmail' })
+      .then([{ type: 'EmailVerified', data: {} }]);
+    given([...active, { type: 'EmailVerified', data: {} }])
+      .when({ type: 'ConfirmEmail' })
+      .thenNothingHappened();
+    given([]).when({ type: 'ConfirmEmail' }).thenThrows(AccountNotFoundError);
+  });
+
   it('reactivates when the user signs in within 30 days', () => {
     const justBefore = after(30, -1);
     given(deactivated)

@@ -42,6 +42,8 @@ export type AccountCommand =
       postalCode: Sealed | null;
       country: CountryCode | null;
     }
+  /** The provider now vouches for the address (it says so when asked after the account was registered). */
+  | { type: 'ConfirmEmail' }
   | { type: 'UpdatePreferences'; preferences: Preferences }
   | { type: 'ChangeLanguage'; language: Language }
   | { type: 'RequestPasswordReset' }
@@ -127,6 +129,9 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
       return command.language === state.language
         ? []
         : [{ type: 'LanguageChanged', data: { language: command.language } }];
+    case 'ConfirmEmail':
+      if (state.status === 'none' || state.status === 'purged') throw new AccountNotFoundError();
+      return state.emailVerified ? [] : [{ type: 'EmailVerified', data: {} }];
     case 'RequestPasswordReset':
       requireActive(state);
       return [{ type: 'PasswordResetRequested', data: {} }];

@@ -129,10 +129,17 @@ describe('account settings', () => {
     const input = within(dialog).getByLabelText('Type DELETE to confirm');
     expect(document.activeElement).toBe(input);
     const confirm = within(dialog).getByRole('button', { name: 'Deactivate' });
+    // The disabled button says why, and so does the field.
+    const hint = within(dialog).getByText('Please type DELETE to confirm');
+    expect(confirm.getAttribute('aria-describedby')).toBe(hint.id);
+    expect(input.getAttribute('aria-describedby')).toBe(hint.id);
     await user.type(input, 'DELET');
     expect((confirm as HTMLButtonElement).disabled).toBe(true);
+    expect(within(dialog).getByText('Please type DELETE to confirm')).toBe(hint);
     await user.type(input, 'E');
     expect((confirm as HTMLButtonElement).disabled).toBe(false);
+    expect(within(dialog).queryByText('Please type DELETE to confirm')).toBeNull();
+    expect(confirm.getAttribute('aria-describedby')).toBeNull();
     await user.click(confirm);
     await waitFor(() => expect(userManager.signoutRedirect).toHaveBeenCalled());
     expect(server.calls.find((call) => call.path === '/api/user/account/deactivate')?.body).toEqual({
@@ -141,6 +148,31 @@ describe('account settings', () => {
     expect(userManager.signoutRedirect).toHaveBeenCalledWith(
       expect.objectContaining({ post_logout_redirect_uri: `${window.location.origin}/` }),
     );
+  });
+
+  it('scrolls the section strip so the active section is in view (a phone shows the strip sideways)', async () => {
+    // A 300 px strip of five 120 px buttons side by side, as at 375 px.
+    const rect = (left: number, width: number) => ({ left, width, right: left + width }) as DOMRect;
+    let scroll = 0;
+    jest.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      if (this.classList.contains('settings__nav')) return rect(20, 300);
+      const buttons = [...document.querySelectorAll('.settings__nav button')];
+      const index = buttons.indexOf(this);
+      return index >= 0 ? rect(20 + index * 120 - scroll, 120) : rect(0, 0);
+    });
+    setup('/accountSettings?section=security');
+    await screen.findByRole('heading', { level: 2, name: 'Security' });
+    const strip = document.querySelector('.settings__nav') as HTMLElement;
+    Object.defineProperty(strip, 'scrollLeft', {
+      configurable: true,
+      get: () => scroll,
+      set: (value: number) => (scroll = value),
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Payments' }));
+    // Payments (the 4th, at 360 to 480 px of the strip) centred in 300 px: scrolled by 270.
+    await waitFor(() => expect(scroll).toBe(270));
+    fireEvent.click(screen.getByRole('button', { name: 'General' }));
+    await waitFor(() => expect(scroll).toBe(0));
   });
 
   it('closes the dialog on Escape and gives the focus back', async () => {

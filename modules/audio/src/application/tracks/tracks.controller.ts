@@ -1,10 +1,17 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { BlobStore, ProjectionRunner, ReadStore } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser, sendBlob } from '@kora/kernel/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { IN_PROGRESS, TRACK_SERVICES, type TrackService, type TrackStatus } from '../../contracts/events';
+import {
+  IN_PROGRESS,
+  MASTERING_INTENSITIES,
+  MASTERING_TARGETS,
+  TRACK_SERVICES,
+  type TrackService,
+  type TrackStatus,
+} from '../../contracts/events';
 import { LOCKED_FILES, NAMED_FILES, stemFile, stemPreviewFile, stemPreviewType } from '../../contracts/files';
 import {
   type EngineSpeedDocument,
@@ -147,6 +154,39 @@ export class TracksController {
         createdAt: doc.createdAt,
       })),
     };
+  }
+
+  @Post('track/:id/reprocess')
+  @ApiOperation({
+    summary: 'A new job for a service from an earlier upload (the media library): a new track, processed as an upload',
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['service'],
+      properties: {
+        service: { type: 'string', enum: [...TRACK_SERVICES] },
+        mode: { type: 'string', enum: ['vocals', 'drums', 'guitars', 'full'], description: 'stem separation' },
+        preset: { type: 'string', enum: ['voice', 'podcast', 'music', 'audio', 'video'], description: 'enhancement' },
+        intensity: { type: 'string', enum: [...MASTERING_INTENSITIES], description: 'mastering (default medium)' },
+        target: { type: 'string', enum: [...MASTERING_TARGETS], description: 'mastering (default streaming)' },
+      },
+    },
+  })
+  @ApiResponse({ status: 201, description: 'The new track plus `service`' })
+  @ApiResponse({
+    status: 400,
+    description: 'upload.invalidService, invalidMode, invalidPreset, invalidIntensity, invalidTarget, fileSizeMin…',
+  })
+  @ApiResponse({ status: 404, description: 'TRACKS.NOT_FOUND: not an upload of this user' })
+  @ApiResponse({ status: 409, description: 'services.errors.alreadyProcessing' })
+  @ApiResponse({ status: 413, description: 'upload.fileSizeMax' })
+  reprocess(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+    @Body() body: unknown,
+  ): Promise<TrackView & { service: TrackService }> {
+    return this.uploads.reprocess(user.userId, id, body);
   }
 
   @Get('track/:id')

@@ -5,7 +5,7 @@ import { BlobStore, IDS, type IdGenerator } from '@kora/kernel';
 import { CommandContexts, receiveMultipart } from '@kora/kernel/nest';
 import type { IncomingMessage } from 'node:http';
 import { CountTracksInProgress, GetTrack, type TrackDocument } from '../../contracts/queries';
-import { AlreadyProcessingError } from '../../domain/errors';
+import { AlreadyProcessingError, TrackNotFoundError } from '../../domain/errors';
 import { TrackCommands } from '../track-commands';
 import { type TrackView, trackView } from '../tracks/track-view';
 import {
@@ -22,6 +22,29 @@ import {
 import { TRACK_SERVICES, type TrackService } from '../../contracts/events';
 
 const MAX_FILENAME = 255;
+
+/** An engine error (ffprobe could not read the file) as the upload's refusal; anything else unchanged. */
+function unreadable(error: unknown): unknown {
+  if (!(error instanceof EngineError)) return error;
+  return new UploadRejectedError(
+    error.code === 'ENGINE.NO_AUDIO_TRACK' ? 'upload.noAudioTrack' : 'upload.audioFormat',
+    'This file is not audio or video we can read.',
+  );
+}
+
+/** The JSON body of a reprocess request as the upload form's fields: a field that is not text counts as invalid. */
+function reprocessFields(body: unknown): Record<string, string> {
+  const given =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const fields: Record<string, string> = {};
+  for (const name of ['service', 'preset', 'mode', 'intensity', 'target']) {
+    const value = given[name];
+    if (value === undefined || value === null || value === '') continue;
+    // A number or an object is no known value: the field's own refusal says so.
+    fields[name] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return fields;
+}
 
 /** One upload at a time per user and service in this process, so two quick uploads cannot both pass the check. */
 class KeyedLock {
@@ -94,13 +117,35 @@ export class UploadService {
       });
     } catch (error) {
       await this.blobs.deletePrefix(`tracks/${trackId}`).catch(() => undefined);
-      if (error instanceof EngineError) {
-        throw new UploadRejectedError(
-          error.code === 'ENGINE.NO_AUDIO_TRACK' ? 'upload.noAudioTrack' : 'upload.audioFormat',
-          'This file is not audio or video we can read.',
-        );
-      }
-      throw error;
+      throw unreadable(error);
+    }
+  }
+
+  /**
+   * A new job from a file the user uploaded before (the media library): the source track's original is copied to
+   * the new track (so deleting either leaves the other whole), then recorded exactly as an upload is, with the same
+   * rules: the service's size limits, the content check, one job at a time per service. Only the owner's own
+   * uploads (not demos) can be picked; anything else is as absent as a deleted track.
+   */
+  async reprocess(userId: string, sourceId: string, body: unknown): Promise<TrackView & { service: TrackService }> {
+    const choice = uploadChoice(reprocessFields(body));
+    const source = await this.queries.execute<GetTrack, TrackDocument | null>(new GetTrack(userId, sourceId));
+    const sourceKey = source?.files.original;
+    if (!source || source.isDemo || !sourceKey) throw new TrackNotFoundError();
+    const stored = await this.blobs.stat(sourceKey);
+    if (!stored) throw new TrackNotFoundError();
+    checkSize(choice.service, stored.size);
+    const trackId = this.ids.newId();
+    const key = `tracks/${trackId}/original`;
+    try {
+      return await this.locks.run(`${userId}:${choice.service}`, async () => {
+        await this.ensureNothingInProgress(userId, choice.service);
+        await this.blobs.put(key, await this.blobs.read(sourceKey), 'application/octet-stream');
+        return this.record(userId, trackId, key, choice, source.filename, stored.size, null);
+      });
+    } catch (error) {
+      await this.blobs.deletePrefix(`tracks/${trackId}`).catch(() => undefined);
+      throw unreadable(error);
     }
   }
 

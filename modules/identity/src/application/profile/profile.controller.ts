@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Put } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
@@ -6,6 +6,7 @@ import { validateProfile } from '../../domain/validation';
 import { AccountCommands } from '../accounts/account-commands';
 import { AccountReads } from '../accounts/account-reads';
 import { PersonalData, type ProfileView } from '../accounts/personal-data';
+import { EmailVerification } from './email-verification';
 
 @ApiTags('user')
 @ApiBearerAuth()
@@ -16,12 +17,25 @@ export class ProfileController {
     private readonly accounts: AccountCommands,
     private readonly personal: PersonalData,
     private readonly contexts: CommandContexts,
+    private readonly verification: EmailVerification,
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'The signed-in user’s profile' })
-  async get(@CurrentUser() user: AuthenticatedUser): Promise<{ success: true; profile: ProfileView }> {
-    return { success: true, profile: await this.personal.view(await this.reads.profile(user.userId)) };
+  @ApiOperation({
+    summary: 'The signed-in user’s profile (an address still unverified is checked with the identity provider)',
+  })
+  async get(
+    @CurrentUser() user: AuthenticatedUser,
+    @Headers('authorization') authorization: string,
+  ): Promise<{ success: true; profile: ProfileView }> {
+    let doc = await this.reads.profile(user.userId);
+    if (
+      !doc.isEmailVerified &&
+      (await this.verification.refresh(user.userId, authorization.replace(/^Bearer\s+/i, '')))
+    ) {
+      doc = await this.reads.profile(user.userId);
+    }
+    return { success: true, profile: await this.personal.view(doc) };
   }
 
   /**

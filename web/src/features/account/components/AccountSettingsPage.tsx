@@ -1,4 +1,4 @@
-import { type ComponentType, useCallback, useEffect, useReducer, useState } from 'react';
+import { type ComponentType, useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { Avatar } from '../../../components/Avatar';
@@ -10,6 +10,13 @@ import {
   type SettingsSectionProps,
 } from '../../../lib/settings-sections';
 import { initialSections, sectionsReducer } from '../sections';
+
+/** The strip's scroll position that centres `item` in it (clamped by the browser to what can scroll). */
+export function stripOffset(strip: HTMLElement, item: HTMLElement): number {
+  const box = strip.getBoundingClientRect();
+  const itemBox = item.getBoundingClientRect();
+  return Math.max(0, strip.scrollLeft + itemBox.left - box.left - (box.width - itemBox.width) / 2);
+}
 
 export type SectionComponents = Record<SettingsSectionId, ComponentType<SettingsSectionProps>>;
 
@@ -29,6 +36,15 @@ export function AccountSettingsPage({ sections }: { sections: SectionComponents 
 
   useEffect(() => {
     dispatch({ type: 'select', section: active, now: Date.now() });
+  }, [active]);
+
+  // On a narrow screen the sections are a strip that scrolls sideways: bring the active one into view (centred
+  // when it can be), moving only the strip, never the page.
+  const strip = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    const list = strip.current;
+    const button = list?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (list && button) list.scrollLeft = stripOffset(list, button);
   }, [active]);
 
   // Only when the page opens: at the top, or at the plans anchor.
@@ -65,7 +81,7 @@ export function AccountSettingsPage({ sections }: { sections: SectionComponents 
             </div>
           </div>
           <nav aria-label={t('account.sectionsLabel')}>
-            <ul className="settings__nav">
+            <ul className="settings__nav" ref={strip}>
               {SETTINGS_SECTIONS.map((id) => (
                 <li key={id}>
                   <button

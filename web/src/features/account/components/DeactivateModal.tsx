@@ -52,16 +52,22 @@ export function DeactivateModal({ onClose }: { onClose(): void }) {
           spellCheck={false}
           value={text}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${inputId}-error` : undefined}
+          aria-describedby={error ? `${inputId}-error` : confirmed ? undefined : `${inputId}-hint`}
           onChange={(event) => {
             setText(event.target.value);
             setError(null);
           }}
         />
-        {error && (
+        {error ? (
           <p id={`${inputId}-error`} className="field__error" role="alert">
             {t(error)}
           </p>
+        ) : (
+          !confirmed && (
+            <p id={`${inputId}-hint`} className="muted field__hint">
+              {t('account.security.delete.confirmHint', { word: DELETE_CONFIRMATION })}
+            </p>
+          )
         )}
       </div>
       <div className="modal__actions">
@@ -72,6 +78,7 @@ export function DeactivateModal({ onClose }: { onClose(): void }) {
           type="button"
           className="button button--danger"
           disabled={!confirmed || isLoading}
+          aria-describedby={confirmed ? undefined : `${inputId}-hint`}
           onClick={() => void confirm()}
         >
           {t(isLoading ? 'account.security.delete.deactivating' : 'account.security.delete.confirm')}

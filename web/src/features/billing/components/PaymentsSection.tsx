@@ -6,8 +6,8 @@ import { formatDate, formatMoney } from '../../../lib/format';
 import type { SettingsSectionProps } from '../../../lib/settings-sections';
 import { useReload } from '../../../lib/useReload';
 import { type PaymentRecord, useGetPaymentHistoryQuery } from '../api/billing';
-import { pageCount, pageOf } from '../pagination';
-import { Pagination } from './Pagination';
+import { pageCount, pageOf } from '../../../lib/pagination';
+import { Pagination } from '../../../components/Pagination';
 
 export const PAYMENTS_PAGE_SIZE = 7;
 type SortKey = 'method' | 'date' | 'amount';

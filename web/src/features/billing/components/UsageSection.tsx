@@ -5,8 +5,8 @@ import { formatDate, formatDuration, formatNumber } from '../../../lib/format';
 import type { SettingsSectionProps } from '../../../lib/settings-sections';
 import { useReload } from '../../../lib/useReload';
 import { useGetUsageHistoryQuery } from '../api/billing';
-import { pageCount, pageOf } from '../pagination';
-import { Pagination } from './Pagination';
+import { pageCount, pageOf } from '../../../lib/pagination';
+import { Pagination } from '../../../components/Pagination';
 
 export const USAGE_PAGE_SIZE = 10;
 

@@ -1,19 +1,11 @@
+import type { ComponentProps } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StudioPage } from './StudioPage';
 
-/** The dashboard (spec §2): the same work area; `?service=` preselects a service. */
-export function DashboardPage() {
+type Slots = Pick<ComponentProps<typeof StudioPage>, 'TrackSources' | 'RecentTracks'>;
+
+/** The dashboard (spec §2): the same work area and recent tracks; `?service=` preselects a service. */
+export function DashboardPage(slots: Slots) {
   const { t } = useTranslation();
-  return (
-    <StudioPage
-      className="dashboard"
-      header={<h1>{t('dashboard.title')}</h1>}
-      footer={
-        <>
-          <h2>{t('dashboard.recentWorks')}</h2>
-          <p className="muted">{t('dashboard.noWorks')}</p>
-        </>
-      }
-    />
-  );
+  return <StudioPage className="dashboard" header={<h1>{t('dashboard.title')}</h1>} {...slots} />;
 }

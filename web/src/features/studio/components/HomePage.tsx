@@ -1,10 +1,11 @@
+import type { ComponentProps } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../lib/session/SessionProvider';
 import { ServiceStatus } from './ServiceStatus';
 import { StudioPage } from './StudioPage';
 
 /** Home (spec §2): the greeting, the service selector and the work area, then the service status. */
-export function HomePage() {
+export function HomePage(slots: Pick<ComponentProps<typeof StudioPage>, 'TrackSources' | 'RecentTracks'>) {
   const { t } = useTranslation();
   const { user } = useSession();
   return (
@@ -17,6 +18,7 @@ export function HomePage() {
         </>
       }
       footer={<ServiceStatus />}
+      {...slots}
     />
   );
 }

@@ -1,5 +1,5 @@
 import { skipToken } from '@reduxjs/toolkit/query';
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type ComponentType, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { useAppDispatch } from '../../../lib/hooks';
@@ -13,7 +13,7 @@ import { initialService, isSelectableService, type ServiceId } from '../services
 import { ProcessingView } from './ProcessingView';
 import { ResultView } from './ResultView';
 import { ServiceList } from './ServiceList';
-import { UploadCard, type UploadCardProps } from './UploadCard';
+import { UploadCard } from './UploadCard';
 
 interface StudioPageProps {
   /** The page's own class besides `studio` (home, dashboard). */
@@ -22,9 +22,26 @@ interface StudioPageProps {
   header: ReactNode;
   /** What follows the work area (the service status on home, recent works on the dashboard). */
   footer?: ReactNode;
-  /** Wired by the app when the demo and the media library exist. */
-  onDemo?: UploadCardProps['onDemo'];
-  onLibrary?: UploadCardProps['onLibrary'];
+  /** The demo and media library buttons (another feature's), given by the app. */
+  TrackSources?: ComponentType<TrackSourcesProps>;
+  /** The recent tracks list (another feature's), given by the app. */
+  RecentTracks?: ComponentType<RecentTracksProps>;
+}
+
+/** What the app's demo and media library buttons get: the service, the card's options, and how to open a track. */
+export interface TrackSourcesProps {
+  service: string;
+  /** The upload card's choices for the job (mode, preset, intensity, target), as the upload sends them. */
+  options: Record<string, string>;
+  onOpen(track: { id: string }): void;
+  onStarted(track: { id: string }): void;
+}
+
+/** What the app's recent tracks list gets. */
+export interface RecentTracksProps {
+  onOpen(track: { id: string }): void;
+  activeTrackId?: string;
+  refreshSignal?: number;
 }
 
 /**
@@ -32,7 +49,7 @@ interface StudioPageProps {
  * upload card, upload ring, processing view, result. The open track is in the address (`?track=`), so a reload
  * in the middle of processing comes back to it.
  */
-export function StudioPage({ className, header, footer, onDemo, onLibrary }: StudioPageProps) {
+export function StudioPage({ className, header, footer, TrackSources, RecentTracks }: StudioPageProps) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const session = useSessionManager();
@@ -42,6 +59,8 @@ export function StudioPage({ className, header, footer, onDemo, onLibrary }: Stu
     initialService(params.get('service'), localStorage.getItem(STORAGE_KEYS.selectedService)),
   );
   const [uploading, setUploading] = useState<{ filename: string; percent: number } | null>(null);
+  // Bumped when a job starts here, so the recent list shows it at once.
+  const [refreshSignal, setRefreshSignal] = useState(0);
   const workArea = useRef<HTMLDivElement>(null);
   const trackQuery = useGetTrackQuery(trackId ?? skipToken);
   const track = trackId && trackQuery.data?.id === trackId ? trackQuery.data : null;
@@ -104,6 +123,7 @@ export function StudioPage({ className, header, footer, onDemo, onLibrary }: Stu
       });
       if (answer.status === 201 && answer.body?.id) {
         openTrack(answer.body.id);
+        setRefreshSignal((signal) => signal + 1);
         return null;
       }
       return uploadMessage(answer);
@@ -142,8 +162,20 @@ export function StudioPage({ className, header, footer, onDemo, onLibrary }: Stu
         service={uploadService}
         uploading={uploading}
         onStart={start}
-        onDemo={onDemo}
-        onLibrary={onLibrary}
+        sources={
+          TrackSources &&
+          ((options) => (
+            <TrackSources
+              service={uploadService}
+              options={options}
+              onOpen={(opened) => openTrack(opened.id)}
+              onStarted={(started) => {
+                openTrack(started.id);
+                setRefreshSignal((signal) => signal + 1);
+              }}
+            />
+          ))
+        }
       />
     );
   } else if (trackQuery.isError) {
@@ -191,6 +223,13 @@ export function StudioPage({ className, header, footer, onDemo, onLibrary }: Stu
         {track && !busy && <p className="work-area__title">{t('studio:recentWork', { name: track.filename })}</p>}
         {body}
       </div>
+      {RecentTracks && (
+        <RecentTracks
+          onOpen={(opened) => openTrack(opened.id)}
+          activeTrackId={trackId ?? undefined}
+          refreshSignal={refreshSignal}
+        />
+      )}
       {footer}
     </section>
   );

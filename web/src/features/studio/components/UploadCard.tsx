@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { type ReactNode, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { serverAvailable } from '../api/transfer';
 import type { UploadMessage } from '../errors';
@@ -20,23 +20,14 @@ export interface UploadCardProps {
   uploading: { filename: string; percent: number } | null;
   /** Sends the file (and mastering's reference track); resolves with the refusal to show, or null once taken. */
   onStart(file: File, fields: Record<string, string>, reference: File | null): Promise<UploadMessage | null>;
-  /** Opens a demo track (wired by the integrator; the button stays disabled without it). */
-  onDemo?(): void;
-  /** Opens the media library (wired by the integrator; the button stays disabled without it). */
-  onLibrary?(): void;
+  /** The other ways to a track (the demo, the media library), given by the app with the card's options. */
+  sources?(options: Record<string, string>): ReactNode;
   /** The health check before a file is accepted (at most once a minute); replaced in tests. */
   checkServer?(): Promise<boolean>;
 }
 
 /** The upload card of a service (spec §2): its options, the drop zone, the file picker and the start button. */
-export function UploadCard({
-  service,
-  uploading,
-  onStart,
-  onDemo,
-  onLibrary,
-  checkServer = serverAvailable,
-}: UploadCardProps) {
+export function UploadCard({ service, uploading, onStart, sources, checkServer = serverAvailable }: UploadCardProps) {
   const { t } = useTranslation();
   const inputId = useId();
   const problemId = useId();
@@ -113,17 +104,18 @@ export function UploadCard({
     }
   };
 
+  /** The job's options as chosen on the card (a reference track travels as a file, not a field). */
+  const options = (): Record<string, string> => {
+    if (service === 'STEM_SEPARATION') return { mode };
+    if (service === 'AUDIO_ENHANCEMENT') return { preset };
+    return target === 'reference' ? { intensity } : { intensity, target };
+  };
+
   const start = async () => {
     if (!file || uploading || starting) return;
     setStarting(true);
     setBanner(null);
-    const fields: Record<string, string> = { service };
-    if (service === 'STEM_SEPARATION') fields.mode = mode;
-    if (service === 'AUDIO_ENHANCEMENT') fields.preset = preset;
-    if (service === 'AI_MASTERING') {
-      fields.intensity = intensity;
-      if (target !== 'reference') fields.target = target;
-    }
+    const fields: Record<string, string> = { service, ...options() };
     try {
       const refusal = await onStart(file, fields, service === 'AI_MASTERING' ? reference : null);
       if (refusal?.place === 'file') {
@@ -286,26 +278,8 @@ export function UploadCard({
         <button type="button" className="button" disabled={!file || busy} onClick={() => void start()}>
           {t('studio:upload.start')}
         </button>
-        <button
-          type="button"
-          className="button button--ghost"
-          disabled={!onDemo}
-          title={onDemo ? undefined : t('studio:upload.notYet')}
-          onClick={onDemo}
-        >
-          {t('studio:upload.demo')}
-        </button>
-        <button
-          type="button"
-          className="button button--ghost"
-          disabled={!onLibrary}
-          title={onLibrary ? undefined : t('studio:upload.notYet')}
-          onClick={onLibrary}
-        >
-          {t('studio:upload.library')}
-        </button>
+        {sources?.(options())}
       </div>
-      {(!onDemo || !onLibrary) && <p className="muted upload-card__note">{t('studio:upload.notYetNote')}</p>}
     </div>
   );
 }

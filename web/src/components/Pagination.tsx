@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { useWindowWidth } from '../../../lib/useWindowWidth';
-import { pageWindow, showEdgeButtons } from '../pagination';
+import { useWindowWidth } from '../lib/useWindowWidth';
+import { pageWindow, showEdgeButtons } from '../lib/pagination';
 
 /** Shown only when there is more than one page (spec §2). */
 export function Pagination({ page, pages, onPage }: { page: number; pages: number; onPage(page: number): void }) {

@@ -1,0 +1,17 @@
+import type { TrackSourcesProps } from '../../features/studio/components/StudioPage';
+import { DemoButton } from '../../features/library/DemoButton';
+import { MediaLibraryButton } from '../../features/library/MediaLibraryButton';
+import { RecentTracks } from '../../features/library/RecentTracks';
+
+/** The upload card's other ways to a track: the service's demo and a new job from the media library. */
+function TrackSources({ service, options, onOpen, onStarted }: TrackSourcesProps) {
+  return (
+    <>
+      <DemoButton service={service} onOpen={onOpen} />
+      <MediaLibraryButton service={service} options={options} onStarted={onStarted} />
+    </>
+  );
+}
+
+/** What the studio's pages get from the library feature (features never import each other; the app composes). */
+export const StudioSlots = { TrackSources, RecentTracks };

@@ -1,0 +1,141 @@
+import { api, type ApiExtra } from '../../lib/api';
+
+/** A track as the server sends it (spec §3, Track/work). */
+export interface Track {
+  id: string;
+  audioId: string;
+  filename: string;
+  format: string;
+  service: string;
+  mode: string | null;
+  preset: string | null;
+  status: string;
+  error: string | null;
+  errorCode: string | null;
+  progress: number;
+  createdAt: string;
+  isDemo: boolean;
+  isVideo: boolean;
+  unlocked: boolean;
+  creditsCost: number;
+  fileSize: number;
+  durationSec: number;
+  originalUrl: string;
+  previewUrl: string | null;
+  masterUrl: string | null;
+  stems: Record<string, string>;
+  streamUrls: {
+    original: string;
+    preview: string | null;
+    master: string | null;
+    stems: Record<string, string>;
+  };
+}
+
+export interface TrackPage {
+  tracks: Track[];
+  totalCount: number;
+  page: number;
+  limit: number;
+}
+
+export interface RecentTracksArgs {
+  page: number;
+  limit: number;
+  search: string;
+}
+
+/** A file of the media library (spec §3, Library track). */
+export interface LibraryTrack {
+  id: string;
+  filename: string;
+  fileSize: number;
+  createdAt: string;
+}
+
+export interface ReprocessArgs {
+  id: string;
+  service: string;
+  /** The job's options, as the upload takes them: mode, preset, intensity, target. */
+  [option: string]: string;
+}
+
+const TRACK_LIST = { type: 'Track' as const, id: 'LIST' };
+const LIBRARY = { type: 'Library' as const, id: 'LIST' };
+
+export const libraryApi = api.enhanceEndpoints({ addTagTypes: ['Track', 'Library'] }).injectEndpoints({
+  endpoints: (build) => ({
+    /** A page of the user's own tracks (demos hidden), newest first; `search` on the file name, any case. */
+    getRecentTracks: build.query<TrackPage, RecentTracksArgs>({
+      query: ({ page, limit, search }) => {
+        const params = new URLSearchParams({ page: String(page), limit: String(limit) });
+        if (search.trim()) params.set('search', search.trim());
+        return `/audio/tracks?${params}`;
+      },
+      transformResponse: (answer: Partial<TrackPage>, _meta, args) => ({
+        tracks: answer.tracks ?? [],
+        totalCount: answer.totalCount ?? answer.tracks?.length ?? 0,
+        page: answer.page ?? args.page,
+        limit: answer.limit ?? args.limit,
+      }),
+      providesTags: (result) => [
+        ...(result?.tracks ?? []).map((track) => ({ type: 'Track' as const, id: track.id })),
+        TRACK_LIST,
+      ],
+      /** A track's status moving on the socket (or a resync) refreshes the list. */
+      async onCacheEntryAdded(_arg, { cacheDataLoaded, cacheEntryRemoved, dispatch, extra }) {
+        const { realtime } = extra as ApiExtra;
+        if (!realtime) return;
+        try {
+          await cacheDataLoaded;
+        } catch {
+          return;
+        }
+        const refresh = () => dispatch(libraryApi.util.invalidateTags([TRACK_LIST, LIBRARY]));
+        const offStatus = realtime.on('track.status', refresh);
+        const offResync = realtime.on('resync', refresh);
+        await cacheEntryRemoved;
+        offStatus();
+        offResync();
+      },
+    }),
+    /** The account's demo track for a service (provisioned by the server at sign-up), or null while there is none. */
+    getDemoTrack: build.query<Track | null, string>({
+      query: (service) => `/audio/tracks?${new URLSearchParams({ isDemo: 'true', service, page: '1', limit: '1' })}`,
+      transformResponse: (answer: Partial<TrackPage>) => answer.tracks?.[0] ?? null,
+      providesTags: (_result, _error, service) => [{ type: 'Track', id: `DEMO-${service}` }],
+    }),
+    deleteTrack: build.mutation<{ success: boolean }, string>({
+      query: (id) => ({ url: `/audio/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_result, _error, id) => [{ type: 'Track', id }, TRACK_LIST, LIBRARY],
+    }),
+    cancelTrack: build.mutation<{ success: boolean }, string>({
+      query: (id) => ({ url: `/audio/track/${encodeURIComponent(id)}/cancel`, method: 'POST' }),
+      invalidatesTags: (_result, _error, id) => [{ type: 'Track', id }, TRACK_LIST],
+    }),
+    /** The media library: the user's uploads, copies named "x (n)" collapsed into the newest. */
+    getLibrary: build.query<LibraryTrack[], void>({
+      query: () => '/audio/library',
+      transformResponse: (answer: { tracks?: LibraryTrack[] }) => answer.tracks ?? [],
+      providesTags: [LIBRARY],
+    }),
+    /** Starts a new job for `service` from an earlier upload: the answer is the new track. */
+    reprocessTrack: build.mutation<Track, ReprocessArgs>({
+      query: ({ id, ...body }) => ({
+        url: `/audio/track/${encodeURIComponent(id)}/reprocess`,
+        method: 'POST',
+        body,
+      }),
+      invalidatesTags: [TRACK_LIST, LIBRARY],
+    }),
+  }),
+});
+
+export const {
+  useGetRecentTracksQuery,
+  useGetDemoTrackQuery,
+  useDeleteTrackMutation,
+  useCancelTrackMutation,
+  useGetLibraryQuery,
+  useReprocessTrackMutation,
+} = libraryApi;
