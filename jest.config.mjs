@@ -27,6 +27,7 @@ export const serverProject = {
     '<rootDir>/modules/*/test/**/*.spec.ts',
     '<rootDir>/projections/src/**/*.spec.ts',
     '<rootDir>/scripts/**/*.spec.mjs',
+    '<rootDir>/web/e2e/**/*.spec.mjs',
   ],
   modulePathIgnorePatterns: ['<rootDir>/[^/]+/dist/', '<rootDir>/modules/[^/]+/dist/'],
   transform: {

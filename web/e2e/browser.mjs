@@ -9,9 +9,9 @@ export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 export const NPM_CHROMIUM = '@sparticuz/chromium';
 
 /** CHROMIUM_PATH as given, else the system's Chromium when installed; undefined otherwise. */
-export function systemChromium(env = process.env) {
+export function systemChromium(env = process.env, system = SYSTEM_CHROMIUM) {
   if (env.CHROMIUM_PATH) return { path: env.CHROMIUM_PATH, source: 'env' };
-  if (existsSync(SYSTEM_CHROMIUM)) return { path: SYSTEM_CHROMIUM, source: 'system' };
+  if (existsSync(system)) return { path: system, source: 'system' };
   return undefined;
 }
 
@@ -30,8 +30,8 @@ export function npmChromiumAvailable() {
  * The Chromium to launch: `{ path, source }` with source `env`, `system` or `npm`. Throws with the command that
  * installs one when there is none (`npm test` installs it first: `scripts/prerequisites.mjs`).
  */
-export async function chromiumExecutable(env = process.env) {
-  const system = systemChromium(env);
+export async function chromiumExecutable(env = process.env, systemPath = SYSTEM_CHROMIUM) {
+  const system = systemChromium(env, systemPath);
   if (system) return system;
   if (npmChromiumAvailable()) {
     const { default: chromium } = await import(NPM_CHROMIUM);
