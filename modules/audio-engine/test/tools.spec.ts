@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ffmpegLoudness } from '../src/eval/metrics';
+import { syntheticBand } from '../src/eval/signals';
 import { findTool, identifyTool, npmTool, resolveTool, systemTool } from '../src/io/tools';
-import { tempDir } from './support/media';
+import { tempDir, writePcm } from './support/media';
 
 const tmp = tempDir('kora-tools-');
 afterAll(() => tmp.cleanup());
@@ -81,4 +83,26 @@ describe('which ffmpeg and ffprobe run', () => {
       /ENOENT/,
     );
   });
+
+  const system = systemTool('ffmpeg');
+  const npm = npmTool('ffmpeg');
+  (system && npm ? it : it.skip)(
+    "the eval's meter reads the same loudness and true peak through the system's ffmpeg and the npm-shipped one",
+    async () => {
+      const file = await writePcm(join(tmp.dir, 'band.wav'), syntheticBand({ sampleRate: 44100, seconds: 8 }), 'pcm16');
+      const saved = process.env.FFMPEG_PATH;
+      try {
+        process.env.FFMPEG_PATH = system!.path;
+        const theirs = await ffmpegLoudness(file);
+        process.env.FFMPEG_PATH = npm!.path;
+        const shipped = await ffmpegLoudness(file);
+        expect(Number.isFinite(shipped.truePeakDbtp)).toBe(true);
+        expect(Math.abs(shipped.truePeakDbtp - theirs.truePeakDbtp)).toBeLessThan(0.01);
+        expect(Math.abs(shipped.integratedLufs - theirs.integratedLufs)).toBeLessThan(0.01);
+      } finally {
+        if (saved === undefined) delete process.env.FFMPEG_PATH;
+        else process.env.FFMPEG_PATH = saved;
+      }
+    },
+  );
 });
