@@ -141,8 +141,10 @@ function main(argv) {
   }
   const requirements = sets.flatMap((set) => REQUIREMENTS[set]);
   const missing = missingOn(requirements);
+  // apt-get from the PATH, else where Debian puts it; without one the system counts as not Debian.
+  const aptGet = ['apt-get', '/usr/bin/apt-get'].find((c) => (c.includes('/') ? existsSync(c) : onPath(c)));
   const os =
-    process.platform === 'linux' && existsSync('/etc/os-release')
+    process.platform === 'linux' && aptGet && existsSync('/etc/os-release')
       ? readOsRelease(readFileSync('/etc/os-release', 'utf8'))
       : null;
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -159,11 +161,12 @@ function main(argv) {
   }
   if (decision.action === 'install') {
     console.error(`prerequisites (${sets.join(', ')}): installing ${decision.packages.join(' ')}`);
-    for (const [command, ...args] of decision.run) {
+    for (const argv of decision.run) {
+      const [command, ...args] = argv.map((word) => (word === 'apt-get' ? aptGet : word));
       try {
         execFileSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-      } catch {
-        console.error(`prerequisites: \`${[command, ...args].join(' ')}\` failed`);
+      } catch (error) {
+        console.error(`prerequisites: \`${argv.join(' ')}\` failed: ${error instanceof Error ? error.message : error}`);
         return 1;
       }
     }
