@@ -10,7 +10,9 @@ COPY projections/package.json projections/
 COPY modules modules
 RUN npm ci
 COPY . .
-RUN npm run build && npm prune --omit=dev
+# The server stage installs Debian's ffmpeg, which the engine prefers: the static binaries npm ships for machines
+# without one (150 MB) stay out of the image.
+RUN npm run build && npm prune --omit=dev && rm -rf node_modules/@ffmpeg-installer node_modules/@ffprobe-installer
 
 FROM node:20-bookworm-slim AS server
 RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg tini && rm -rf /var/lib/apt/lists/*

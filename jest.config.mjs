@@ -26,6 +26,8 @@ export const serverProject = {
     '<rootDir>/modules/*/src/**/*.spec.ts',
     '<rootDir>/modules/*/test/**/*.spec.ts',
     '<rootDir>/projections/src/**/*.spec.ts',
+    '<rootDir>/scripts/**/*.spec.mjs',
+    '<rootDir>/web/e2e/**/*.spec.mjs',
   ],
   modulePathIgnorePatterns: ['<rootDir>/[^/]+/dist/', '<rootDir>/modules/[^/]+/dist/'],
   transform: {

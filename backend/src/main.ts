@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createApp } from './bootstrap';
 import { ConfigError, loadConfig } from './config/config';
 import { writeServerInfo } from './config/server-info';
+import { logTools } from './health/health.service';
 import { handleUncaughtErrors } from './observability/process-handlers';
 
 async function main(): Promise<void> {
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
     { url: config.publicUrl, listen: `${config.HOST}:${config.PORT}`, dataDir: config.DATA_DIR },
     'Kora is listening',
   );
+  void logTools(config, logger);
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals | 'uncaughtException', exitCode = 0): void => {

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { availableParallelism } from 'node:os';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config/config';
+import { logTools } from './health/health.service';
 import { createLogger, PinoNestLogger } from './observability/logger';
 import { handleUncaughtErrors } from './observability/process-handlers';
 
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   });
   await app.init();
   logger.info({ workers: config.WORKERS, projections: config.PROJECTIONS }, 'worker started');
+  void logTools(config, logger);
   let stopping = false;
   const stop = (signal: NodeJS.Signals | 'uncaughtException', exitCode = 0): void => {
     if (stopping) return;

@@ -1,5 +1,6 @@
 // Shared by the browser suite and bench:web: the real server on a free loopback port with a fresh data directory,
-// Debian's Chromium through playwright-core, and the operator command lines.
+// Chromium through playwright-core (the system's, else the npm-shipped one: `browser.mjs`), and the operator command
+// lines.
 import { spawn, execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
+import { chromiumExecutable } from './browser.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
@@ -98,8 +100,10 @@ export async function startServer({ publicUrl = true } = {}) {
   };
 }
 
-export function launchBrowser() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/** Chromium headless: CHROMIUM_PATH, else the system's, else the npm-shipped one (`browser.mjs`). */
+export async function launchBrowser() {
+  const { path } = await chromiumExecutable();
+  return chromium.launch({ executablePath: path, args: CHROMIUM_ARGS });
 }
 
 /**

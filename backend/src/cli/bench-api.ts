@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import { toolPath } from '@kora/audio-engine';
 import { IdentityProvider, SignUpService } from '@kora/identity';
 import { toAppend, trackStream, uuidv7 } from '@kora/kernel';
 import autocannon from 'autocannon';
@@ -187,7 +188,7 @@ async function stopServer(server: ChildProcess): Promise<void> {
 
 /** A stereo 44.1 kHz 16-bit WAV of pink noise (ffmpeg). */
 function makeWav(file: string, seconds: number): void {
-  execFileSync('ffmpeg', [
+  execFileSync(toolPath('ffmpeg'), [
     '-hide_banner',
     '-loglevel',
     'error',

@@ -33,6 +33,7 @@ const schema = z.object({
   EVENTSTORE_URL: url(['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover', 'kdb', 'kdb+discover']).optional(),
   MONGODB_URL: url(['mongodb', 'mongodb+srv']).optional(),
   FFMPEG_PATH: z.string().min(1).optional(),
+  FFPROBE_PATH: z.string().min(1).optional(),
   BLOB_STORE: z.enum(['local', 'gridfs']).default('local'),
   HEALTH_MIN_FREE_MB: z.coerce.number().int().min(0).default(500),
   /**

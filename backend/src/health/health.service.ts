@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { identifyTool, resolveTool, type ToolIdentity, type ToolName } from '@kora/audio-engine';
 import { EventStore, ReadStore } from '@kora/kernel';
-import { execFile } from 'node:child_process';
 import { mkdirSync, statfsSync } from 'node:fs';
-import { promisify } from 'node:util';
+import type { Logger } from 'pino';
 import { CONFIG, type Config } from '../config/config';
-
-const run = promisify(execFile);
 
 export type CheckStatus = 'up' | 'down';
 
@@ -22,7 +20,7 @@ export interface HealthReport {
 }
 
 const TIMEOUT_MS = 2_000;
-const FFMPEG_CACHE_MS = 60_000;
+const TOOL_CACHE_MS = 60_000;
 const DISK_CACHE_MS = 1_000;
 
 function withTimeout<T>(promise: Promise<T>, ms = TIMEOUT_MS): Promise<T> {
@@ -32,14 +30,25 @@ function withTimeout<T>(promise: Promise<T>, ms = TIMEOUT_MS): Promise<T> {
   ]);
 }
 
-/** The ffmpeg binary: FFMPEG_PATH, else the one on the PATH. */
-export function ffmpegBinary(config: Pick<Config, 'FFMPEG_PATH'>): string {
-  return config.FFMPEG_PATH ?? 'ffmpeg';
+/**
+ * The ffmpeg or ffprobe binary the engine runs (`FFMPEG_PATH` / `FFPROBE_PATH`, else the system's, else the npm-shipped
+ * one) and its version: what `/api/health` reports and the start-up log prints. Rejects when it cannot be run.
+ */
+export function runningTool(
+  tool: ToolName,
+  config: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'>,
+): Promise<ToolIdentity> {
+  try {
+    const resolved = resolveTool(tool, tool === 'ffmpeg' ? config.FFMPEG_PATH : config.FFPROBE_PATH);
+    return identifyTool(resolved, TIMEOUT_MS);
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
 }
 
 @Injectable()
 export class HealthService {
-  private ffmpeg: { at: number; check: Check } | null = null;
+  private readonly tools = new Map<ToolName, { at: number; check: Check }>();
   private room: { at: number; ok: boolean } | null = null;
 
   constructor(
@@ -56,7 +65,8 @@ export class HealthService {
         return { engine: this.reads.kind };
       }),
       this.probe('disk', async () => this.disk()),
-      this.ffmpegCheck(),
+      this.toolCheck('ffmpeg'),
+      this.toolCheck('ffprobe'),
     ]);
     const checks = Object.fromEntries(entries);
     const failing = entries.filter(([, check]) => check.status === 'down').map(([name]) => name);
@@ -104,17 +114,42 @@ export class HealthService {
     return { freeMb, path: this.config.DATA_DIR };
   }
 
-  /** Runs `ffmpeg -version` at most once a minute. */
-  private async ffmpegCheck(): Promise<[string, Check]> {
-    if (this.ffmpeg && Date.now() - this.ffmpeg.at < FFMPEG_CACHE_MS) return ['ffmpeg', this.ffmpeg.check];
-    const [, check] = await this.probe('ffmpeg', async () => {
-      const binary = ffmpegBinary(this.config);
-      const { stdout } = await withTimeout(run(binary, ['-hide_banner', '-version'], { timeout: TIMEOUT_MS }));
-      const version = /ffmpeg version (\S+)/.exec(stdout)?.[1];
-      if (!version) throw new Error(`${binary} did not report a version`);
-      return { version, path: binary };
+  /** Runs `ffmpeg -version` (or ffprobe's) at most once a minute: which binary, where it comes from, its version. */
+  private async toolCheck(tool: ToolName): Promise<[string, Check]> {
+    const cached = this.tools.get(tool);
+    if (cached && Date.now() - cached.at < TOOL_CACHE_MS) return [tool, cached.check];
+    const [, check] = await this.probe(tool, async () => {
+      const { path, source, version, package: pkg } = await runningTool(tool, this.config);
+      return { version, path, source, ...(pkg ? { package: pkg } : {}) };
     });
-    this.ffmpeg = { at: Date.now(), check };
-    return ['ffmpeg', check];
+    this.tools.set(tool, { at: Date.now(), check });
+    return [tool, check];
+  }
+}
+
+const SOURCE: Record<ToolIdentity['source'], string> = {
+  env: 'from its environment variable',
+  system: "the system's",
+  npm: 'shipped by npm',
+};
+
+/**
+ * Logs which ffmpeg and ffprobe the engine runs, where they come from and their versions (one line each), or an error
+ * naming the one that cannot be run: at start-up of the server and of a worker.
+ */
+export async function logTools(
+  config: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'>,
+  logger: Pick<Logger, 'info' | 'error'>,
+): Promise<void> {
+  for (const tool of ['ffmpeg', 'ffprobe'] as const) {
+    try {
+      const { path, source, version } = await runningTool(tool, config);
+      logger.info({ tool, path, source, version }, `${tool} ${version}, ${SOURCE[source]}: ${path}`);
+    } catch (error) {
+      logger.error(
+        { tool, err: error },
+        `${tool} cannot be run: uploads and jobs will fail until it can (${tool === 'ffmpeg' ? 'FFMPEG_PATH' : 'FFPROBE_PATH'})`,
+      );
+    }
   }
 }

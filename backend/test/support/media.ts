@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { toolPath } from '@kora/audio-engine';
 
 /** Test media made with ffmpeg (real files, real containers): music, speech-like sound, video. */
 export function makeMedia(dir: string) {
   const ffmpeg = (args: string[], out: string): string => {
     const path = join(dir, out);
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args, path]);
+    execFileSync(toolPath('ffmpeg'), ['-hide_banner', '-loglevel', 'error', '-y', ...args, path]);
     return path;
   };
   return {

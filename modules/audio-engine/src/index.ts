@@ -26,7 +26,16 @@ export {
 } from './io/probe';
 export { decodeAudio, type DecodeOptions } from './io/decode';
 export { writeWav, type WavEncoding } from './io/wav';
-export { toolPath } from './io/tools';
+export {
+  toolPath,
+  resolveTool,
+  identifyTool,
+  TOOL_ENV,
+  type ToolName,
+  type ToolSource,
+  type ResolvedTool,
+  type ToolIdentity,
+} from './io/tools';
 export type { Pcm } from './pcm';
 export { analyzePcm, type AnalysisReport, type StereoImage } from './analysis/analyze';
 export { measureLoudness, integratedLufs, type LoudnessResult } from './analysis/loudness';

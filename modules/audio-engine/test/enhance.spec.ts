@@ -13,6 +13,7 @@ import { deEss, level } from '../src/enhance/speech';
 import { ffmpegLoudness, siSdr, sinusoidPower } from '../src/eval/metrics';
 import { syntheticBand, whiteNoise } from '../src/eval/signals';
 import { decodeAudio } from '../src/io/decode';
+import { toolPath } from '../src/io/tools';
 import { runJobInline } from '../src/job/run-inline';
 import type { EnhanceResult } from '../src/types';
 import { ffmpeg, speech, tempDir, writePcm } from './support/media';
@@ -299,7 +300,7 @@ describe('audio and video presets', () => {
     const r = await enhance('clip.mp4', 'video');
     expect(r.outputs.enhanced.endsWith('enhanced.mp4')).toBe(true);
     const md5 = (f: string) =>
-      execFileSync('ffmpeg', ['-v', 'error', '-i', f, '-map', '0:v:0', '-c', 'copy', '-f', 'md5', '-'], {
+      execFileSync(toolPath('ffmpeg'), ['-v', 'error', '-i', f, '-map', '0:v:0', '-c', 'copy', '-f', 'md5', '-'], {
         encoding: 'utf8',
       });
     expect(md5(r.outputs.enhanced)).toBe(md5(input));

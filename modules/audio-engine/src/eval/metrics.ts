@@ -37,8 +37,15 @@ export function ffmpegLoudness(file: string): Promise<FfmpegLoudness> {
         for (const m of stdout.matchAll(new RegExp(`^lavfi\\.r128\\.${key}=(\\S+)$`, 'gm'))) value = Number(m[1]);
         return value;
       };
-      let peak = 0;
-      for (const m of stdout.matchAll(/^lavfi\.r128\.true_peak=(\S+)$/gm)) peak = Math.max(peak, Number(m[1]));
+      // `true_peak` (all channels) exists from ffmpeg 4.4; every version prints `true_peaks_ch<n>` (running maxima).
+      let peak = -1;
+      for (const m of stdout.matchAll(/^lavfi\.r128\.true_peaks?(?:_ch\d+)?=(\S+)$/gm)) {
+        peak = Math.max(peak, Number(m[1]));
+      }
+      if (peak < 0) {
+        reject(new Error(`ffmpeg's ebur128 printed no true peak for ${file}`));
+        return;
+      }
       resolve({
         integratedLufs: last('I'),
         lraLu: last('LRA'),

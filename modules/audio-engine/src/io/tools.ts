@@ -1,72 +1,146 @@
 /**
- * Locating and running ffmpeg / ffprobe. Lookup order: FFMPEG_PATH / FFPROBE_PATH, then the PATH, then an
- * npm-shipped binary (`ffmpeg-static`, `@ffprobe-installer/ffprobe`) if one happens to be installed. The engine
- * installs none itself.
+ * Locating and running ffmpeg / ffprobe: the one place that decides which binary runs, for the engine, the preview
+ * cutter, the command lines and `/api/health`. Lookup order:
+ * 1. `FFMPEG_PATH` / `FFPROBE_PATH`: taken as given, never second-guessed (a wrong path fails loudly where it runs);
+ * 2. the system's, on the PATH;
+ * 3. the static binary an optional npm dependency ships in its tarball (`@ffmpeg-installer/<platform>-<arch>`,
+ *    `@ffprobe-installer/<platform>-<arch>`, pulled in by `@ffmpeg-installer/ffmpeg` and `@ffprobe-installer/ffprobe`
+ *    for the platform npm installs on), so `npm install && npm start` needs nothing but Node.
  */
-import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { accessSync, chmodSync, constants, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { CancelledError, ToolMissingError } from '../errors';
 import type { JobContext } from '../job/context';
 
 export type ToolName = 'ffmpeg' | 'ffprobe';
 
-const cache = new Map<ToolName, string>();
+/** Where a binary came from: its environment variable, the system's PATH, or an npm package. */
+export type ToolSource = 'env' | 'system' | 'npm';
 
-function isExecutable(path: string): boolean {
+export interface ResolvedTool {
+  tool: ToolName;
+  path: string;
+  source: ToolSource;
+  /** The npm package that ships it (source `npm`). */
+  package?: string;
+}
+
+/** The environment variable that overrides a tool's binary. */
+export const TOOL_ENV: Record<ToolName, string> = { ffmpeg: 'FFMPEG_PATH', ffprobe: 'FFPROBE_PATH' };
+
+/** The npm scopes whose per-platform packages ship the binaries (`@ffmpeg-installer/linux-x64/ffmpeg`). */
+const NPM_SCOPE: Record<ToolName, string> = { ffmpeg: '@ffmpeg-installer', ffprobe: '@ffprobe-installer' };
+
+const cache = new Map<ToolName, ResolvedTool>();
+
+function isExecutableFile(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
-    return true;
+    return statSync(path).isFile();
   } catch {
     return false;
   }
 }
 
-function fromNpm(tool: ToolName): string | undefined {
-  const req = createRequire(join(process.cwd(), 'noop.js'));
-  const candidates =
-    tool === 'ffmpeg'
-      ? ['ffmpeg-static', '@ffmpeg-installer/ffmpeg']
-      : ['@ffprobe-installer/ffprobe', 'ffprobe-static'];
-  for (const name of candidates) {
+/** Where to resolve npm packages from: this file (the workspace's node_modules), then the working directory. */
+function requirers(): NodeJS.Require[] {
+  const from = [join(process.cwd(), 'noop.js')];
+  if (typeof __filename === 'string') from.unshift(__filename);
+  return from.map((file) => createRequire(file));
+}
+
+/** The binary shipped by `<scope>/<platform>-<arch>` (made executable if an install without scripts left it not). */
+export function npmTool(
+  tool: ToolName,
+  platform: string = process.platform,
+  arch: string = process.arch,
+): ResolvedTool | undefined {
+  const pkg = `${NPM_SCOPE[tool]}/${platform}-${arch}`;
+  const binary = platform === 'win32' ? `${tool}.exe` : tool;
+  for (const req of requirers()) {
+    let path: string;
     try {
-      const mod: unknown = req(name);
-      const path =
-        typeof mod === 'string'
-          ? mod
-          : mod && typeof mod === 'object' && 'path' in mod && typeof mod.path === 'string'
-            ? mod.path
-            : undefined;
-      if (path && isExecutable(path)) return path;
+      path = join(dirname(req.resolve(`${pkg}/package.json`)), binary);
     } catch {
-      // not installed: try the next candidate
+      continue; // not installed (another platform, or `--omit=optional`): try the next place, then give up
     }
+    if (!isExecutableFile(path)) {
+      try {
+        // The package's postinstall is `chmod u+x`: do it here when scripts did not run (`--ignore-scripts`).
+        chmodSync(path, statSync(path).mode | 0o111);
+      } catch {
+        continue;
+      }
+      if (!isExecutableFile(path)) continue;
+    }
+    return { tool, path, source: 'npm', package: pkg };
   }
   return undefined;
 }
 
-/** Absolute path of ffmpeg or ffprobe; throws ENGINE.TOOL_MISSING when none is found. */
-export function toolPath(tool: ToolName): string {
+/** The first `tool` on `PATH`. */
+export function systemTool(tool: ToolName, path: string = process.env.PATH ?? ''): ResolvedTool | undefined {
+  const binary = process.platform === 'win32' ? `${tool}.exe` : tool;
+  for (const dir of path.split(delimiter)) {
+    if (dir && isExecutableFile(join(dir, binary))) return { tool, path: join(dir, binary), source: 'system' };
+  }
+  return undefined;
+}
+
+/** The lookup itself, uncached: `override`, else the first on `path`, else the npm-shipped binary, else undefined. */
+export function findTool(
+  tool: ToolName,
+  { override, path }: { override?: string | undefined; path?: string | undefined } = {},
+): ResolvedTool | undefined {
+  if (override) return { tool, path: override, source: 'env' };
+  return systemTool(tool, path) ?? npmTool(tool);
+}
+
+/**
+ * Which binary of `tool` runs: `override` (default: `FFMPEG_PATH` / `FFPROBE_PATH`), else the system's, else the
+ * npm-shipped one. Throws ENGINE.TOOL_MISSING when there is none. The PATH and npm lookup is cached per process.
+ */
+export function resolveTool(tool: ToolName, override: string | undefined = process.env[TOOL_ENV[tool]]): ResolvedTool {
+  if (override) return { tool, path: override, source: 'env' };
   const cached = cache.get(tool);
   if (cached) return cached;
-  const env = process.env[tool === 'ffmpeg' ? 'FFMPEG_PATH' : 'FFPROBE_PATH'];
-  let found: string | undefined;
-  if (env && isExecutable(env)) found = env;
+  const found = findTool(tool);
   if (!found) {
-    for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-      if (dir && isExecutable(join(dir, tool))) {
-        found = join(dir, tool);
-        break;
-      }
-    }
-  }
-  found ??= fromNpm(tool);
-  if (!found) {
-    throw new ToolMissingError(tool, `install it (apt-get install ffmpeg) or set ${tool.toUpperCase()}_PATH`);
+    throw new ToolMissingError(
+      tool,
+      `none on the PATH and no npm-shipped binary for ${process.platform}-${process.arch} ` +
+        `(run npm install, install ffmpeg, or set ${TOOL_ENV[tool]})`,
+    );
   }
   cache.set(tool, found);
   return found;
+}
+
+/** Absolute path of ffmpeg or ffprobe (see `resolveTool`); throws ENGINE.TOOL_MISSING when none is found. */
+export function toolPath(tool: ToolName): string {
+  return resolveTool(tool).path;
+}
+
+export interface ToolIdentity extends ResolvedTool {
+  /** What `-version` prints after "ffmpeg version" ("5.1.9-0+deb12u1", "N-47683-g0e8eb07980-static"). */
+  version: string;
+}
+
+/** Runs `<binary> -version` and reads its version; rejects when it cannot be run or prints none. */
+export function identifyTool(resolved: ResolvedTool, timeoutMs = 5_000): Promise<ToolIdentity> {
+  return new Promise((resolve, reject) => {
+    execFile(resolved.path, ['-hide_banner', '-version'], { timeout: timeoutMs }, (error, stdout) => {
+      if (error) {
+        reject(error);
+        return;
+      }
+      const version = new RegExp(`^${resolved.tool} version (\\S+)`, 'm').exec(stdout)?.[1];
+      if (version) resolve({ ...resolved, version });
+      else reject(new Error(`${resolved.path} did not report a ${resolved.tool} version`));
+    });
+  });
 }
 
 export interface ToolRun {

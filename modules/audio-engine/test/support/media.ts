@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { toolPath } from '../../src/io/tools';
 import { writeWav, type WavEncoding } from '../../src/io/wav';
 import type { Pcm } from '../../src/pcm';
 
@@ -12,7 +13,9 @@ export function tempDir(prefix = 'kora-engine-'): { dir: string; cleanup: () => 
 }
 
 export function ffmpeg(args: string[]): void {
-  execFileSync('ffmpeg', ['-hide_banner', '-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(toolPath('ffmpeg'), ['-hide_banner', '-v', 'error', '-y', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
 }
 
 export function ffprobeJson(file: string): {
@@ -20,7 +23,7 @@ export function ffprobeJson(file: string): {
   format: Record<string, string>;
 } {
   return JSON.parse(
-    execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file], {
+    execFileSync(toolPath('ffprobe'), ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file], {
       encoding: 'utf8',
     }),
   ) as { streams: Array<Record<string, string | number>>; format: Record<string, string> };
