@@ -147,9 +147,11 @@ describe('the upload card', () => {
     expect(onStart).toHaveBeenCalledWith(expect.any(File), { service: 'STEM_SEPARATION', mode: 'drums' }, null);
   });
 
-  it('keeps demo and library disabled until they are wired', () => {
-    setup();
-    expect((screen.getByRole('button', { name: 'Try a demo track' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByRole('button', { name: 'Media library' }) as HTMLButtonElement).disabled).toBe(true);
+  it('gives the demo and library buttons (the app’s) the options chosen on the card', () => {
+    const sources = jest.fn((options: Record<string, string>) => <span>{JSON.stringify(options)}</span>);
+    setup({ service: 'STEM_SEPARATION', sources });
+    expect(screen.getByText('{"mode":"vocals"}')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Drums' }));
+    expect(screen.getByText('{"mode":"drums"}')).toBeTruthy();
   });
 });
