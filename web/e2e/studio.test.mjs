@@ -145,7 +145,7 @@ describe('the studio in Chromium', { concurrency: false }, () => {
     assert.equal(await page.evaluate(() => window.sessionStorage.getItem('sawRing')), '1', 'the upload ring showed');
     assert.equal(await page.evaluate(() => window.sessionStorage.getItem('sawProcessing')), '1', 'processing showed');
     firstTrackUrl = page.url();
-    await page.getByText('Preview ready').waitFor();
+    await page.locator('.result').getByText('Preview ready').waitFor();
     await page.getByText('Matched to your reference track.').waitFor();
     // The engine's report: loudness and true peak before and after, in a table people can read.
     const report = page.locator('.report__table');
