@@ -45,6 +45,9 @@ describe('the Orange Money cooldown (180 s in local storage)', () => {
     startCooldown(store, now);
     expect(store.getItem(COOLDOWN_KEY)).toBe(String(now + 180_000));
     expect(cooldownRemaining(store, now)).toBe(180);
+    // A clock read a little before the cooldown began (a render's "now") keeps it.
+    expect(cooldownRemaining(store, now - 900)).toBe(180);
+    expect(store.getItem(COOLDOWN_KEY)).toBe(String(now + 180_000));
     expect(cooldownRemaining(store, now + 60_500)).toBe(120);
     expect(cooldownRemaining(store, now + 179_001)).toBe(1);
     expect(cooldownRemaining(store, now + 180_000)).toBe(0);

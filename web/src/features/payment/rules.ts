@@ -58,12 +58,12 @@ export function cooldownRemaining(store: KeyValueStore, now: number): number {
     if (store.getItem(COOLDOWN_KEY) !== null) store.removeItem(COOLDOWN_KEY);
     return 0;
   }
-  // A value further away than the cooldown itself was not written by us: ignore it.
-  if (until - now > PAYMENT_LIMITS.orangeMoneyCooldownSec * 1000) {
+  // A value much further away than the cooldown itself was not written by us (a clock read a second late is).
+  if (until - now > (PAYMENT_LIMITS.orangeMoneyCooldownSec + 60) * 1000) {
     store.removeItem(COOLDOWN_KEY);
     return 0;
   }
-  return Math.ceil((until - now) / 1000);
+  return Math.min(PAYMENT_LIMITS.orangeMoneyCooldownSec, Math.ceil((until - now) / 1000));
 }
 
 /** m:ss, for countdowns. */
