@@ -177,9 +177,11 @@ describe('payments in Chromium', { concurrency: false }, () => {
     const popupOpened = page.waitForEvent('popup');
     await panel.getByRole('button', { name: 'Pay $19.99 with PayPal or a card' }).click();
     const popup = await popupOpened;
-    await popup.getByRole('button', { name: 'Approve', exact: true }).click();
-    // /payment/success closes the popup; the order is captured, the success shown, the panel closes.
-    await popup.waitForEvent('close', { timeout: 15_000 });
+    // /payment/success closes the popup (listened to before the click: it may close at once).
+    const closed = popup.waitForEvent('close', { timeout: 15_000 });
+    await popup.getByRole('button', { name: 'Approve', exact: true }).click({ noWaitAfter: true });
+    await closed;
+    // The order is captured, the success shown, the panel closes.
     await panel.getByText('Payment received. Thank you!').waitFor({ timeout: 15_000 });
     await panel.waitFor({ state: 'detached', timeout: 20_000 });
     await page.locator('.pack').getByText('Starter').waitFor({ timeout: 15_000 });
@@ -251,8 +253,9 @@ describe('payments in Chromium', { concurrency: false }, () => {
     const popupOpened = page.waitForEvent('popup');
     await panel.getByRole('button', { name: 'Pay $4.99 with PayPal or a card' }).click();
     const popup = await popupOpened;
-    await popup.getByRole('button', { name: 'Approve with a card that will be declined' }).click();
-    await popup.waitForEvent('close', { timeout: 15_000 });
+    const closed = popup.waitForEvent('close', { timeout: 15_000 });
+    await popup.getByRole('button', { name: 'Approve with a card that will be declined' }).click({ noWaitAfter: true });
+    await closed;
     const banner = panel.locator('.payment-banner--error');
     await banner.getByText('Payment failed.').waitFor({ timeout: 15_000 });
     // The panel is unlocked again, the banner closes.

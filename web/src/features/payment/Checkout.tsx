@@ -77,6 +77,7 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
   const [createIntent] = useCreateIntentMutation();
   const [capture] = useCapturePayPalMutation();
   const [cancelOrange] = useCancelOrangeMoneyMutation();
+  const [askStatus] = usePaymentStatusMutation();
   const now = useNow(1000);
   const cooldown = cooldownRemaining(localStorage, now);
   const mounted = useRef(true);
@@ -123,10 +124,19 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
         if (!answer.success) return fail('payment:errors.captureFailed');
         await succeed(answer.paymentId);
       } catch (caught) {
-        fail(paymentError(caught, 'payment:errors.capture'));
+        const code = failureCode(caught);
+        if (code !== 'BILLING.PAYMENT_CLOSED' && code !== 'BILLING.PAYMENT_NOT_APPROVED') {
+          return fail(paymentError(caught, 'payment:errors.capture'));
+        }
+        // PayPal's webhook may have settled the order first: its status says paid, declined or left.
+        const answer = await askStatus(orderId)
+          .unwrap()
+          .catch(() => null);
+        if (answer?.status === 'COMPLETED') return succeed(answer.paymentId ?? orderId);
+        fail(answer?.status === 'FAILED' ? 'payment:errors.failed' : 'payment:errors.notCompleted');
       }
     },
-    [capture, fail, succeed],
+    [askStatus, capture, fail, succeed],
   );
 
   const createPayPalOrder = useCallback(

@@ -88,7 +88,7 @@ const paymentApi = api.injectEndpoints({
         body,
       }),
     }),
-    paymentStatus: build.mutation<{ status: string }, string>({
+    paymentStatus: build.mutation<{ status: string; paymentId?: string }, string>({
       query: (paymentIntentId) => ({ url: '/payments/status', method: 'POST', body: { paymentIntentId } }),
     }),
     capturePayPal: build.mutation<{ success: boolean; message?: string; paymentId: string }, string>({
