@@ -116,6 +116,15 @@ describe('the payment unlock screen', () => {
     expect(within(panel).queryByRole('button', { name: /Orange Money/ })).toBeNull();
   });
 
+  it('offers the same unlock on separated stems, and nothing while a track is still processing', async () => {
+    setup({ remaining: 1, track: { service: 'STEM_SEPARATION', status: 'STEMS_READY' } });
+    await screen.findByRole('heading', { name: 'Unlock the full result' });
+    document.body.innerHTML = '';
+    setup({ remaining: 1, track: { status: 'PROCESSING' } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('heading', { name: 'Unlock the full result' })).toBeNull();
+  });
+
   it('shows the thank-you banner once the track is unlocked, and nothing to pay', async () => {
     setup({ track: { unlocked: true, status: 'MASTER_READY' } });
     await screen.findByText('Thank you!');
