@@ -35,6 +35,12 @@ describe('billing over HTTP through the built-in sandbox', () => {
     return intent.body as { paymentId: string; orderId: string };
   };
 
+  it('tells the client both providers are the sandbox (checkout in a popup), signed in only', async () => {
+    const config = await request(test.url).get('/api/payments/config').set(awa.auth).expect(200);
+    expect(config.body).toEqual({ paypal: { mode: 'sandbox' }, orangeMoney: { mode: 'sandbox' } });
+    await request(test.url).get('/api/payments/config').expect(401);
+  });
+
   it('lists packs per service sorted by priceXOF, and the per-track prices', async () => {
     const plans = await request(test.url).get('/api/plans').set(awa.auth).expect(200);
     const xof = plans.body.plans.map((plan: { priceXOF: number }) => plan.priceXOF);

@@ -255,6 +255,12 @@ describe('the server with both real adapters (fakes on loopback)', () => {
     await om?.stop();
   });
 
+  it('tells the client to use PayPal’s JS SDK with the client id (never the secret)', async () => {
+    const config = await request(test.url).get('/api/payments/config').set(auth).expect(200);
+    expect(config.body).toEqual({ paypal: { mode: 'live', clientId: paypal.clientId }, orangeMoney: { mode: 'live' } });
+    expect(JSON.stringify(config.body)).not.toContain(paypal.clientSecret);
+  });
+
   it('PayPal: a pack bought through Orders v2; a verified capture webhook repeats nothing', async () => {
     const intent = await request(test.url)
       .post('/api/payments/createIntent')

@@ -44,3 +44,21 @@ export const Logo = ({ size = 32 }: { size?: number }) => (
     <path d="M20 14v36M20 32l18-18M24 30l16 20" stroke="#0f1115" strokeWidth="7" strokeLinecap="round" fill="none" />
   </svg>
 );
+/** The plan cards' icons (spec: crown, rocket, infinite). */
+export const CrownIcon = () => (
+  <svg {...base}>
+    <path d="M3 8l4 4 5-7 5 7 4-4-2 11H5L3 8z" />
+  </svg>
+);
+export const RocketIcon = () => (
+  <svg {...base}>
+    <path d="M5 15c-1.5 1.3-2 5-2 5s3.7-.5 5-2c.7-.8.7-2.1-.1-2.9a2.2 2.2 0 0 0-2.9-.1z" />
+    <path d="M12 15l-3-3a22 22 0 0 1 2-4A12.9 12.9 0 0 1 22 2c0 2.7-.8 7.5-6 11a22.4 22.4 0 0 1-4 2z" />
+    <path d="M9 12H4s.6-3 2-4c1.6-1.1 5 0 5 0M12 15v5s3-.6 4-2c1.1-1.6 0-5 0-5" />
+  </svg>
+);
+export const InfiniteIcon = () => (
+  <svg {...base}>
+    <path d="M12 12c-2-2.7-4-4-6-4a4 4 0 0 0 0 8c2 0 4-1.3 6-4zm0 0c2 2.7 4 4 6 4a4 4 0 0 0 0-8c-2 0-4 1.3-6 4z" />
+  </svg>
+);

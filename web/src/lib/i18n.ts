@@ -1,9 +1,11 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../locales/en/common.json';
+import enPayment from '../locales/en/payment.json';
 import enStems from '../locales/en/stems.json';
 import enStudio from '../locales/en/studio.json';
 import fr from '../locales/fr/common.json';
+import frPayment from '../locales/fr/payment.json';
 import frStems from '../locales/fr/stems.json';
 import frStudio from '../locales/fr/studio.json';
 import { STORAGE_KEYS } from './session/storage';
@@ -26,10 +28,10 @@ export function initialLanguage(stored: string | null, browser: readonly string[
   return 'fr';
 }
 
-/** One file pair per namespace: `common`, the studio's (`t('studio:upload.start')`), the stems board's. */
+/** One file pair per namespace: `common`, the studio's (`t('studio:upload.start')`), the stems board's, payment's. */
 export const resources = {
-  en: { common: en, studio: enStudio, stems: enStems },
-  fr: { common: fr, studio: frStudio, stems: frStems },
+  en: { common: en, studio: enStudio, stems: enStems, payment: enPayment },
+  fr: { common: fr, studio: frStudio, stems: frStems, payment: frPayment },
 } as const;
 
 export function setupI18n(language: Language): typeof i18n {

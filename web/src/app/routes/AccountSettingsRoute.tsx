@@ -4,11 +4,18 @@ import { SecuritySection } from '../../features/account/components/SecuritySecti
 import { PaymentsSection } from '../../features/billing/components/PaymentsSection';
 import { PlansSection } from '../../features/billing/components/PlansSection';
 import { UsageSection } from '../../features/billing/components/UsageSection';
+import { PackPurchase } from '../../features/payment/PackPurchase';
+import type { SettingsSectionProps } from '../../lib/settings-sections';
 
-/** The account settings route composes the account feature's page with the billing feature's sections. */
+/** The plans section buys packs through the payment feature's panel. */
+function Plans(props: SettingsSectionProps) {
+  return <PlansSection {...props} Purchase={PackPurchase} />;
+}
+
+/** The account settings route composes the account feature's page with the billing and payment features' sections. */
 const SECTIONS: SectionComponents = {
   general: GeneralSection,
-  plans: PlansSection,
+  plans: Plans,
   usage: UsageSection,
   payments: PaymentsSection,
   security: SecuritySection,

@@ -1,7 +1,8 @@
-import type { TrackSourcesProps } from '../../features/studio/components/StudioPage';
+import type { ResultUnlockProps, TrackSourcesProps } from '../../features/studio/components/StudioPage';
 import { DemoButton } from '../../features/library/DemoButton';
 import { MediaLibraryButton } from '../../features/library/MediaLibraryButton';
 import { RecentTracks } from '../../features/library/RecentTracks';
+import { PaymentUnlock } from '../../features/payment/PaymentUnlock';
 
 /** The upload card's other ways to a track: the service's demo and a new job from the media library. */
 function TrackSources({ service, options, onOpen, onStarted }: TrackSourcesProps) {
@@ -13,5 +14,13 @@ function TrackSources({ service, options, onOpen, onStarted }: TrackSourcesProps
   );
 }
 
-/** What the studio's pages get from the library feature (features never import each other; the app composes). */
-export const StudioSlots = { TrackSources, RecentTracks };
+/** The payment feature's unlock screen on the studio's result. */
+function ResultUnlock(props: ResultUnlockProps) {
+  return <PaymentUnlock {...props} />;
+}
+
+/**
+ * What the studio's pages get from the library and payment features (features never import each other; the app
+ * composes).
+ */
+export const StudioSlots = { TrackSources, RecentTracks, ResultUnlock };

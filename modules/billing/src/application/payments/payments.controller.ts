@@ -1,7 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
+import { BILLING_OPTIONS, type BillingOptions } from '../billing-options';
 import { ListPayments, type PaymentDocument, type PaymentPage } from '../../contracts/queries';
 import { toMajor } from '../../domain/catalogue';
 import { paymentNotFound } from '../../domain/errors';
@@ -33,6 +34,12 @@ export function paymentView(doc: PaymentDocument) {
   };
 }
 
+/** What the client needs to pick a checkout: `live` is the provider's real API (PayPal's JS SDK with `clientId`). */
+export interface PaymentsConfig {
+  paypal: { mode: 'sandbox' } | { mode: 'live'; clientId: string };
+  orangeMoney: { mode: 'sandbox' | 'live' };
+}
+
 @ApiTags('billing')
 @ApiBearerAuth()
 @Controller('api/payments')
@@ -40,7 +47,20 @@ export class PaymentsController {
   constructor(
     private readonly payments: PaymentsService,
     private readonly queries: QueryBus,
+    @Inject(BILLING_OPTIONS) private readonly options: BillingOptions,
   ) {}
+
+  @Get('config')
+  @ApiOperation({
+    summary:
+      'Which providers the client pays with: the built-in sandbox (approval page in a popup) or the real ones (PayPal JS SDK with this client id)',
+  })
+  config(): PaymentsConfig {
+    return {
+      paypal: this.options.paypal ? { mode: 'live', clientId: this.options.paypal.clientId } : { mode: 'sandbox' },
+      orangeMoney: { mode: this.options.orangeMoney ? 'live' : 'sandbox' },
+    };
+  }
 
   @Post('createIntent')
   @ApiOperation({

@@ -1,4 +1,4 @@
-import { api, errorStatus } from '../../../lib/api';
+import { api, type ApiExtra, errorStatus } from '../../../lib/api';
 import type { Currency } from '../../../lib/format';
 
 export type ServiceType = 'AI_MASTERING' | 'STEM_SEPARATION' | 'AUDIO_ENHANCEMENT';
@@ -11,6 +11,11 @@ export interface Plan {
   priceUSD?: number;
   priceEUR?: number;
   priceXOF?: number;
+  /** The yearly prices (12 x monthly - 20 %), as the server sells them. */
+  yearly?: { priceUSD?: number; priceEUR?: number; priceXOF?: number; credits?: number };
+  yearlyDiscountPercent?: number;
+  credits?: number;
+  purchasable?: boolean;
   currency?: Currency;
   billingCycle?: string;
   features?: string[];
@@ -27,11 +32,32 @@ export interface PackStatus {
   endDate?: string | null;
 }
 
+/** One bought pack (`activePacks` of `/api/subscriptions/current`). */
+export interface ActivePack {
+  id: string;
+  planId: string;
+  planName: string;
+  serviceType: ServiceType;
+  billingCycle: 'MONTHLY' | 'YEARLY';
+  limit: number;
+  used: number;
+  remaining: number;
+  startDate: string;
+  endDate: string;
+  renewalCancelled?: boolean;
+}
+
 export interface CurrentSubscription {
   plan?: { name?: string; unlimitedPreview?: boolean } | null;
+  status?: string;
   totalCredits?: number;
   creditsUsed?: number;
+  remainingCredits?: number;
   endDate?: string | null;
+  /** Per service: total, used, remaining and dates over its packs. */
+  services?: Partial<Record<ServiceType, PackStatus & { total?: number }>>;
+  activePacks?: ActivePack[];
+  /** Older servers: per service limits. */
   packs?: Partial<Record<ServiceType, PackStatus>>;
 }
 
@@ -85,6 +111,31 @@ const billingApi = api.injectEndpoints({
         }
       },
       providesTags: [{ type: 'Subscription', id: 'CURRENT' }],
+      /** Live: a `credits.changed` message (a pack bought, a credit spent, expired or revoked) refreshes it. */
+      async onCacheEntryAdded(_arg, { dispatch, cacheDataLoaded, cacheEntryRemoved, extra }) {
+        const { realtime } = extra as ApiExtra;
+        if (!realtime) return;
+        try {
+          await cacheDataLoaded;
+        } catch {
+          return;
+        }
+        const off = realtime.on('credits.changed', () => {
+          dispatch(
+            billingApi.util.invalidateTags([
+              { type: 'Subscription', id: 'CURRENT' },
+              { type: 'Usage', id: 'LIST' },
+            ]),
+          );
+        });
+        await cacheEntryRemoved;
+        off();
+      },
+    }),
+    /** Stops the renewal offer; the credits stay usable until each pack's end date. */
+    cancelSubscription: build.mutation<{ success: boolean }, void>({
+      query: () => ({ url: '/subscriptions/cancel', method: 'POST' }),
+      invalidatesTags: [{ type: 'Subscription', id: 'CURRENT' }],
     }),
     getPlans: build.query<Plan[], void>({
       query: () => '/plans',
@@ -116,5 +167,10 @@ const billingApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetCurrentSubscriptionQuery, useGetPlansQuery, useGetUsageHistoryQuery, useGetPaymentHistoryQuery } =
-  billingApi;
+export const {
+  useGetCurrentSubscriptionQuery,
+  useCancelSubscriptionMutation,
+  useGetPlansQuery,
+  useGetUsageHistoryQuery,
+  useGetPaymentHistoryQuery,
+} = billingApi;

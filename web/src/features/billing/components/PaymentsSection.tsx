@@ -23,7 +23,10 @@ export function PaymentsSection({ reloadToken }: SettingsSectionProps) {
   const language = i18n.language;
   const method = useCallback(
     (payment: PaymentRecord) =>
-      t(`account.payments.methods.${payment.payment_method}`, { defaultValue: payment.payment_method }),
+      // The server says "mobile money" where the labels have mobile_money.
+      t(`account.payments.methods.${payment.payment_method.replace(/\s+/g, '_')}`, {
+        defaultValue: payment.payment_method,
+      }),
     [t],
   );
 
@@ -105,7 +108,14 @@ export function PaymentsSection({ reloadToken }: SettingsSectionProps) {
                     <td>{formatDate(payment.date, language)}</td>
                     <td>{formatMoney(payment.amount, payment.currency, language)}</td>
                     <td>
-                      <span className="badge badge--ok">{t('account.payments.paid')}</span>
+                      {/* A declined or refunded payment is not called paid: the history says what happened. */}
+                      {payment.status === 'paid' ? (
+                        <span className="badge badge--ok">{t('account.payments.paid')}</span>
+                      ) : (
+                        <span className="badge badge--muted">
+                          {t(`account.payments.statuses.${payment.status}`, { defaultValue: payment.status })}
+                        </span>
+                      )}
                     </td>
                   </tr>
                 ))}

@@ -1,33 +1,67 @@
-import { useId, useState } from 'react';
+import { type ComponentType, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { LoadingScreen } from '../../../components/LoadingScreen';
+import { Modal } from '../../../components/Modal';
+import { CrownIcon, InfiniteIcon, RocketIcon } from '../../../components/icons';
 import { CURRENCIES, type Currency, formatDate, formatMoney } from '../../../lib/format';
 import type { SettingsSectionProps } from '../../../lib/settings-sections';
 import { toastShown } from '../../../lib/toast';
 import { useAppDispatch } from '../../../lib/hooks';
 import { useReload } from '../../../lib/useReload';
 import {
+  type ActivePack,
   PACK_SERVICES,
   type Plan,
   type ServiceType,
+  useCancelSubscriptionMutation,
   useGetCurrentSubscriptionQuery,
   useGetPlansQuery,
 } from '../api/billing';
 
 const PAY_PER_TRACK = 'Pay Per Track';
+export const YEARLY_DISCOUNT_PERCENT = 20;
+/** Spec: after a pack payment, packs are refreshed 3 s later (the grant is asynchronous). */
+export const PACK_REFRESH_DELAY_MS = 3000;
 
-function priceIn(plan: Plan, currency: Currency): number {
-  const byCurrency = { XOF: plan.priceXOF, USD: plan.priceUSD, EUR: plan.priceEUR }[currency];
-  return byCurrency ?? plan.price;
+export type BillingCycle = 'MONTHLY' | 'YEARLY';
+
+/** What the app's payment panel gets to buy a pack (another feature's, given by the app). */
+export interface PackPurchaseSlotProps {
+  plan: { id: string; name: string; serviceType?: string };
+  billingCycle: BillingCycle;
+  currency: Currency;
+  amount: number;
+  onPurchased(): void;
+  onClose(): void;
 }
 
-/** Plans: active packs per service, a currency selector (XOF by default) and the plan cards of one service. */
-export function PlansSection({ reloadToken }: SettingsSectionProps) {
+/** A plan's price in a currency and cycle: the server's yearly price, else 12 x monthly less 20 %. */
+export function priceIn(plan: Plan, currency: Currency, cycle: BillingCycle = 'MONTHLY'): number {
+  const monthly = { XOF: plan.priceXOF, USD: plan.priceUSD, EUR: plan.priceEUR }[currency] ?? plan.price;
+  if (cycle === 'MONTHLY') return monthly;
+  const yearly = plan.yearly
+    ? { XOF: plan.yearly.priceXOF, USD: plan.yearly.priceUSD, EUR: plan.yearly.priceEUR }
+    : null;
+  const served = yearly?.[currency];
+  if (typeof served === 'number') return served;
+  const total = monthly * 12 * (1 - YEARLY_DISCOUNT_PERCENT / 100);
+  return currency === 'XOF' ? Math.round(total) : Math.round(total * 100) / 100;
+}
+
+const ICONS = { crown: CrownIcon, rocket: RocketIcon, infinite: InfiniteIcon } as const;
+
+interface PlansSectionProps extends SettingsSectionProps {
+  Purchase?: ComponentType<PackPurchaseSlotProps>;
+}
+
+/** Plans: active packs with usage and dates, a currency and cycle selector, and the plan cards of one service. */
+export function PlansSection({ reloadToken, markStale, Purchase }: PlansSectionProps) {
   const { t, i18n } = useTranslation();
   const dispatch = useAppDispatch();
   const plans = useGetPlansQuery();
   const subscription = useGetCurrentSubscriptionQuery();
+  const [cancelSubscription, cancelState] = useCancelSubscriptionMutation();
   useReload(reloadToken, () => {
     void plans.refetch();
     void subscription.refetch();
@@ -38,9 +72,32 @@ export function PlansSection({ reloadToken }: SettingsSectionProps) {
     ? (requested as ServiceType)
     : 'AI_MASTERING';
   const [currency, setCurrency] = useState<Currency>('XOF');
+  const [cycle, setCycle] = useState<BillingCycle>('MONTHLY');
+  const [buying, setBuying] = useState<Plan | null>(null);
+  const [confirmCancel, setConfirmCancel] = useState(false);
   const currencyId = useId();
   const language = i18n.language;
   const na = t('subscription.notAvailable');
+  const packs: ActivePack[] = subscription.data?.activePacks ?? [];
+  const renewable = packs.some((pack) => !pack.renewalCancelled);
+
+  const purchased = () => {
+    dispatch(toastShown({ kind: 'success', messageKey: 'subscription.purchased' }));
+    markStale(['payments', 'usage']);
+    setTimeout(() => void subscription.refetch(), PACK_REFRESH_DELAY_MS);
+  };
+
+  const cancel = async () => {
+    try {
+      await cancelSubscription().unwrap();
+      setConfirmCancel(false);
+      dispatch(toastShown({ kind: 'success', messageKey: 'subscription.cancelled' }));
+      void subscription.refetch();
+    } catch {
+      setConfirmCancel(false);
+      dispatch(toastShown({ kind: 'error', messageKey: 'subscription.cancelFailed' }));
+    }
+  };
 
   return (
     <section className="settings-section" aria-labelledby="plans-title">
@@ -51,17 +108,19 @@ export function PlansSection({ reloadToken }: SettingsSectionProps) {
           <p role="status">{t('subscription.loading')}</p>
         ) : subscription.isError ? (
           <p role="alert">{t('subscription.errors.loadSubscription')}</p>
-        ) : !subscription.data?.packs ? (
+        ) : packs.length === 0 ? (
           <p className="muted">{t('subscription.noPacks')}</p>
         ) : (
-          <dl className="packs">
-            {PACK_SERVICES.map((id) => {
-              const pack = subscription.data?.packs?.[id];
-              if (!pack) return null;
-              return (
-                <div key={id} className="pack">
-                  <dt>{t(`services.${id}.name`)}</dt>
-                  <dd>
+          <>
+            <ul className="packs">
+              {packs.map((pack) => (
+                <li key={pack.id} className="pack">
+                  <p className="pack__name">
+                    <strong>{pack.planName}</strong> · {t(`services.${pack.serviceType}.name`)}
+                    {pack.billingCycle === 'YEARLY' && <span className="badge">{t('subscription.yearly')}</span>}
+                    {pack.renewalCancelled && <span className="badge badge--muted">{t('subscription.ending')}</span>}
+                  </p>
+                  <p>
                     {t('subscription.packLine', {
                       remaining: pack.remaining ?? na,
                       used: pack.used ?? na,
@@ -69,11 +128,21 @@ export function PlansSection({ reloadToken }: SettingsSectionProps) {
                       start: pack.startDate ? formatDate(pack.startDate, language) : na,
                       end: pack.endDate ? formatDate(pack.endDate, language) : na,
                     })}
-                  </dd>
-                </div>
-              );
-            })}
-          </dl>
+                  </p>
+                  <progress
+                    max={pack.limit || 1}
+                    value={pack.used ?? 0}
+                    aria-label={t('subscription.usedOf', { used: pack.used, total: pack.limit })}
+                  />
+                </li>
+              ))}
+            </ul>
+            {renewable && (
+              <button type="button" className="button button--ghost" onClick={() => setConfirmCancel(true)}>
+                {t('subscription.cancel')}
+              </button>
+            )}
+          </>
         )}
       </div>
       <div id="plansSection" className="card">
@@ -91,6 +160,15 @@ export function PlansSection({ reloadToken }: SettingsSectionProps) {
                 }}
               >
                 {t(`services.${id}.name`)}
+              </button>
+            ))}
+          </div>
+          <div className="segmented" role="group" aria-label={t('subscription.cycleLabel')}>
+            {(['MONTHLY', 'YEARLY'] as const).map((id) => (
+              <button key={id} type="button" aria-pressed={id === cycle} onClick={() => setCycle(id)}>
+                {id === 'MONTHLY'
+                  ? t('subscription.monthly')
+                  : t('subscription.yearlySave', { percent: YEARLY_DISCOUNT_PERCENT })}
               </button>
             ))}
           </div>
@@ -118,29 +196,83 @@ export function PlansSection({ reloadToken }: SettingsSectionProps) {
           <ul className="plan-cards">
             {(plans.data ?? [])
               .filter((plan) => !plan.serviceType || plan.serviceType === service)
-              .map((plan) => (
-                <li key={plan.id} className={`plan-card${plan.recommended ? ' plan-card--recommended' : ''}`}>
-                  {plan.recommended && <span className="badge badge--accent">{t('subscription.recommended')}</span>}
-                  <h4>{plan.name}</h4>
-                  <p className="plan-card__price">{formatMoney(priceIn(plan, currency), currency, language)}</p>
-                  <ul>
-                    {(plan.features ?? []).map((feature) => (
-                      <li key={feature}>{feature}</li>
-                    ))}
-                  </ul>
-                  <button
-                    type="button"
-                    className="button"
-                    disabled={plan.name === PAY_PER_TRACK}
-                    onClick={() => dispatch(toastShown({ kind: 'info', messageKey: 'subscription.paymentSoon' }))}
-                  >
-                    {t('subscription.buy')}
-                  </button>
-                </li>
-              ))}
+              .map((plan) => {
+                const Icon = plan.icon ? ICONS[plan.icon] : null;
+                const price = priceIn(plan, currency, cycle);
+                return (
+                  <li key={plan.id} className={`plan-card${plan.recommended ? ' plan-card--recommended' : ''}`}>
+                    {plan.recommended && <span className="badge badge--accent">{t('subscription.recommended')}</span>}
+                    <h4 className="plan-card__name">
+                      {Icon && <Icon />}
+                      {plan.name}
+                    </h4>
+                    <p className="plan-card__price">
+                      {formatMoney(price, currency, language)}
+                      <span className="muted">
+                        {' '}
+                        {t(cycle === 'YEARLY' ? 'subscription.perYear' : 'subscription.perMonth')}
+                      </span>
+                    </p>
+                    {cycle === 'YEARLY' && (
+                      <p className="plan-card__saving">
+                        {t('subscription.yearlyInstead', {
+                          price: formatMoney(priceIn(plan, currency) * 12, currency, language),
+                          percent: plan.yearlyDiscountPercent ?? YEARLY_DISCOUNT_PERCENT,
+                        })}
+                      </p>
+                    )}
+                    <ul>
+                      {(plan.features ?? []).map((feature) => (
+                        <li key={feature}>{feature}</li>
+                      ))}
+                    </ul>
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={plan.name === PAY_PER_TRACK || plan.purchasable === false}
+                      aria-label={t('subscription.buyPlan', { name: plan.name })}
+                      onClick={() =>
+                        Purchase
+                          ? setBuying(plan)
+                          : dispatch(toastShown({ kind: 'info', messageKey: 'subscription.paymentSoon' }))
+                      }
+                    >
+                      {t('subscription.buy')}
+                    </button>
+                  </li>
+                );
+              })}
           </ul>
         )}
       </div>
+      {buying && Purchase && (
+        <Purchase
+          plan={buying}
+          billingCycle={cycle}
+          currency={currency}
+          amount={priceIn(buying, currency, cycle)}
+          onPurchased={purchased}
+          onClose={() => setBuying(null)}
+        />
+      )}
+      {confirmCancel && (
+        <Modal title={t('subscription.cancelTitle')} onClose={() => setConfirmCancel(false)}>
+          <p>{t('subscription.cancelBody')}</p>
+          <div className="modal__actions">
+            <button type="button" className="button button--ghost" onClick={() => setConfirmCancel(false)}>
+              {t('subscription.keep')}
+            </button>
+            <button
+              type="button"
+              className="button button--danger"
+              disabled={cancelState.isLoading}
+              onClick={() => void cancel()}
+            >
+              {t('subscription.confirmCancel')}
+            </button>
+          </div>
+        </Modal>
+      )}
     </section>
   );
 }

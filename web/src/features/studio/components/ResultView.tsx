@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSessionManager } from '../../../lib/session/SessionProvider';
 import { fetchAudio } from '../api/transfer';
@@ -13,14 +13,18 @@ import { Downloads } from './Downloads';
 import { EmailPanel } from './EmailPanel';
 import { ReportView } from './ReportView';
 
-/** The result of a track (spec §2): players, A/B, the report, downloads and e-mail, by service. */
-export function ResultView({ track }: { track: Track }) {
+/**
+ * The result of a track (spec §2): players, A/B, the report, downloads and e-mail, by service; `unlock` is the
+ * payment unlock screen the app gives (options on a locked result, the thank-you banner once unlocked).
+ */
+export function ResultView({ track, unlock }: { track: Track; unlock?: ReactNode }) {
   const session = useSessionManager();
   const load = useCallback((url: string) => fetchAudio(session, url), [session]);
 
   if (track.service === 'STEM_SEPARATION') {
     return (
       <div className="result">
+        {unlock}
         <StemsResult track={track} fetchAudio={load} />
         <EmailPanel trackId={track.id} service={track.service} unlocked={track.unlocked} />
       </div>
@@ -29,16 +33,25 @@ export function ResultView({ track }: { track: Track }) {
   if (track.isVideo && track.previewUrl) {
     return (
       <div className="result">
+        {unlock}
         <VideoPart previewUrl={track.previewUrl} originalUrl={track.originalUrl} fetchMedia={load} />
         <Downloads track={track} fetchAudio={load} />
         <EmailPanel trackId={track.id} service={track.service} unlocked={track.unlocked} />
       </div>
     );
   }
-  return <AudioResult track={track} fetchAudio={load} />;
+  return <AudioResult track={track} fetchAudio={load} unlock={unlock} />;
 }
 
-function AudioResult({ track, fetchAudio: load }: { track: Track; fetchAudio(url: string): Promise<Blob> }) {
+function AudioResult({
+  track,
+  fetchAudio: load,
+  unlock,
+}: {
+  track: Track;
+  fetchAudio(url: string): Promise<Blob>;
+  unlock?: ReactNode;
+}) {
   const { t } = useTranslation();
   const { data: report } = useGetReportQuery(track.id);
   const resultLabel = t(track.service === 'AI_MASTERING' ? 'studio:result.mastered' : 'studio:result.enhanced');
@@ -53,6 +66,7 @@ function AudioResult({ track, fetchAudio: load }: { track: Track; fetchAudio(url
       <p className={`result__status${track.unlocked ? ' result__status--final' : ''}`}>
         {t(track.unlocked ? 'studio:result.final' : 'studio:result.preview')}
       </p>
+      {unlock}
       <div className="players">
         <Player label={t('studio:result.original')} url={track.originalUrl} fetchAudio={load} />
         {track.previewUrl && (

@@ -26,6 +26,15 @@ interface StudioPageProps {
   TrackSources?: ComponentType<TrackSourcesProps>;
   /** The recent tracks list (another feature's), given by the app. */
   RecentTracks?: ComponentType<RecentTracksProps>;
+  /** The payment unlock screen on a locked result (another feature's), given by the app. */
+  ResultUnlock?: ComponentType<ResultUnlockProps>;
+}
+
+/** What the app's payment unlock screen gets: the open result, and how to show it once its master is ready. */
+export interface ResultUnlockProps {
+  track: { id: string; service: string; status: string; filename: string; isDemo: boolean; unlocked: boolean };
+  /** The master is ready: the studio refreshes the track and the recent list. */
+  onUnlocked(): void;
 }
 
 /** What the app's demo and media library buttons get: the service, the card's options, and how to open a track. */
@@ -49,7 +58,7 @@ export interface RecentTracksProps {
  * upload card, upload ring, processing view, result. The open track is in the address (`?track=`), so a reload
  * in the middle of processing comes back to it.
  */
-export function StudioPage({ className, header, footer, TrackSources, RecentTracks }: StudioPageProps) {
+export function StudioPage({ className, header, footer, TrackSources, RecentTracks, ResultUnlock }: StudioPageProps) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const session = useSessionManager();
@@ -189,7 +198,22 @@ export function StudioPage({ className, header, footer, TrackSources, RecentTrac
   } else if (processing) {
     body = <ProcessingView key={track.id} track={track} onFinished={refreshTrack} onAborted={() => openTrack(null)} />;
   } else if (isResult(track.status)) {
-    body = <ResultView track={track} />;
+    body = (
+      <ResultView
+        track={track}
+        unlock={
+          ResultUnlock && (
+            <ResultUnlock
+              track={track}
+              onUnlocked={() => {
+                refreshTrack();
+                setRefreshSignal((signal) => signal + 1);
+              }}
+            />
+          )
+        }
+      />
+    );
   } else {
     body = (
       <div className="studio-message">

@@ -1,0 +1,496 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Modal } from '../../components/Modal';
+import { type Currency, formatMoney } from '../../lib/format';
+import { useNow } from '../../lib/useNow';
+import {
+  failureCode,
+  type Intent,
+  type IntentRequest,
+  useCancelOrangeMoneyMutation,
+  useCapturePayPalMutation,
+  useCreateIntentMutation,
+  useGetPaymentsConfigQuery,
+  usePaymentStatusMutation,
+} from './api';
+import { loadPayPalSdk, type PayPalNamespace } from './paypalSdk';
+import { availableProviders, clock, cooldownRemaining, PAYMENT_LIMITS, startCooldown } from './rules';
+
+/** What is bought: one track's result, or a pack (plan and billing cycle), in a currency. */
+export type CheckoutOrder = Omit<IntentRequest, 'provider'>;
+
+export type CheckoutPhase = 'idle' | 'starting' | 'paypal' | 'orange' | 'capturing' | 'paid';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The error banner's key for a refusal of the server. */
+function paymentError(error: unknown, fallback: string): string {
+  switch (failureCode(error)) {
+    case 'BILLING.PAYMENT_DECLINED':
+      return 'payment:errors.failed';
+    case 'BILLING.PAYMENT_NOT_APPROVED':
+    case 'BILLING.PAYMENT_CLOSED':
+      return 'payment:errors.notCompleted';
+    case 'BILLING.PROVIDER_UNAVAILABLE':
+      return 'payment:errors.providerUnavailable';
+    case 'BILLING.CURRENCY_NOT_SUPPORTED':
+      return 'payment:errors.currency';
+    case 'BILLING.ALREADY_UNLOCKED':
+      return 'payment:errors.alreadyUnlocked';
+    default:
+      return fallback;
+  }
+}
+
+export interface Checkout {
+  phase: CheckoutPhase;
+  /** Locks every payment action while something runs (spec §4: the global processing state). */
+  busy: boolean;
+  error: string | null;
+  dismissError(): void;
+  fail(key: string): void;
+  /** Orange Money's open QR code. */
+  orange: Intent | null;
+  /** Seconds left before another Orange Money QR code. */
+  cooldown: number;
+  payWithPayPalPopup(order: CheckoutOrder): Promise<void>;
+  payWithOrangeMoney(order: CheckoutOrder): Promise<void>;
+  /** PayPal's JS SDK asks for an order id, then says it is approved. */
+  createPayPalOrder(order: CheckoutOrder): Promise<string>;
+  capturePayPal(orderId: string): Promise<void>;
+  /** The Orange Money modal's outcomes. */
+  orangeClosed(reason: 'user' | 'expired' | 'failed' | 'paid'): void;
+  /** A step of the caller (a credit, the unlock) runs under the same lock. */
+  run<T>(work: () => Promise<T>): Promise<T | undefined>;
+  setBusy(busy: boolean): void;
+}
+
+/**
+ * A payment from start to capture, with either provider (spec §4). `onPaid` gets the captured payment's id once
+ * the success has been shown (5 s); errors end in the banner and unlock the panel.
+ */
+export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void): Checkout {
+  const [phase, setPhase] = useState<CheckoutPhase>('idle');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [orange, setOrange] = useState<Intent | null>(null);
+  const [createIntent] = useCreateIntentMutation();
+  const [capture] = useCapturePayPalMutation();
+  const [cancelOrange] = useCancelOrangeMoneyMutation();
+  const [askStatus] = usePaymentStatusMutation();
+  const now = useNow(1000);
+  const cooldown = cooldownRemaining(localStorage, now);
+  const mounted = useRef(true);
+  const popupWatch = useRef<ReturnType<typeof setInterval> | null>(null);
+  const onPaidRef = useRef(onPaid);
+  onPaidRef.current = onPaid;
+  const orderRef = useRef<CheckoutOrder | null>(null);
+
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      if (popupWatch.current) clearInterval(popupWatch.current);
+    };
+  }, []);
+
+  const fail = useCallback((key: string) => {
+    if (!mounted.current) return;
+    setError(key);
+    setPhase('idle');
+    setBusy(false);
+  }, []);
+
+  const succeed = useCallback(async (paymentId: string, delayMs: number = PAYMENT_LIMITS.successDelayMs) => {
+    setPhase('paid');
+    await sleep(delayMs);
+    if (!mounted.current) return;
+    try {
+      await onPaidRef.current(paymentId);
+    } finally {
+      if (mounted.current) {
+        setPhase('idle');
+        setBusy(false);
+      }
+    }
+  }, []);
+
+  const capturePayPal = useCallback(
+    async (orderId: string) => {
+      setPhase('capturing');
+      setBusy(true);
+      try {
+        const answer = await capture(orderId).unwrap();
+        if (!answer.success) return fail('payment:errors.captureFailed');
+        await succeed(answer.paymentId);
+      } catch (caught) {
+        const code = failureCode(caught);
+        if (code !== 'BILLING.PAYMENT_CLOSED' && code !== 'BILLING.PAYMENT_NOT_APPROVED') {
+          return fail(paymentError(caught, 'payment:errors.capture'));
+        }
+        // PayPal's webhook may have settled the order first: its status says paid, declined or left.
+        const answer = await askStatus(orderId)
+          .unwrap()
+          .catch(() => null);
+        if (answer?.status === 'COMPLETED') return succeed(answer.paymentId ?? orderId);
+        fail(answer?.status === 'FAILED' ? 'payment:errors.failed' : 'payment:errors.notCompleted');
+      }
+    },
+    [askStatus, capture, fail, succeed],
+  );
+
+  const createPayPalOrder = useCallback(
+    async (order: CheckoutOrder) => {
+      setError(null);
+      try {
+        const intent = await createIntent({ ...order, provider: 'PAYPAL' }).unwrap();
+        if (!intent.orderId) throw new Error('no order id');
+        return intent.orderId;
+      } catch (caught) {
+        fail(paymentError(caught, 'payment:errors.initiate'));
+        throw caught;
+      }
+    },
+    [createIntent, fail],
+  );
+
+  const payWithPayPalPopup = useCallback(
+    async (order: CheckoutOrder) => {
+      setError(null);
+      setBusy(true);
+      setPhase('starting');
+      // Opened in the click itself, so no blocker stops it; the approval page is set once the order exists.
+      const popup = window.open('', 'kora-paypal', 'popup,width=480,height=680');
+      if (!popup) return fail('payment:errors.popupBlocked');
+      let intent: Intent;
+      try {
+        intent = await createIntent({ ...order, provider: 'PAYPAL' }).unwrap();
+      } catch (caught) {
+        popup.close();
+        return fail(paymentError(caught, 'payment:errors.initiate'));
+      }
+      const orderId = intent.orderId!;
+      popup.location.href = intent.approveUrl ?? `/sandbox/paypal/checkout?token=${encodeURIComponent(orderId)}`;
+      setPhase('paypal');
+      // /payment/success and /payment/cancel close the popup: then the order is captured (or found not approved).
+      await new Promise<void>((resolve) => {
+        popupWatch.current = setInterval(() => {
+          if (!popup.closed) return;
+          if (popupWatch.current) clearInterval(popupWatch.current);
+          popupWatch.current = null;
+          resolve();
+        }, 400);
+      });
+      if (!mounted.current) return;
+      await capturePayPal(orderId);
+    },
+    [capturePayPal, createIntent, fail],
+  );
+
+  const payWithOrangeMoney = useCallback(
+    async (order: CheckoutOrder) => {
+      setError(null);
+      const left = cooldownRemaining(localStorage, Date.now());
+      if (availableProviders(order.currency, left).length === 0 || order.currency !== 'XOF') {
+        setError(left > 0 ? 'payment:errors.cooldown' : 'payment:errors.currency');
+        return;
+      }
+      setBusy(true);
+      setPhase('starting');
+      try {
+        const intent = await createIntent({ ...order, provider: 'ORANGE_MONEY' }).unwrap();
+        startCooldown(localStorage, Date.now());
+        orderRef.current = order;
+        setOrange(intent);
+        setPhase('orange');
+      } catch (caught) {
+        fail(paymentError(caught, 'payment:errors.initiate'));
+      }
+    },
+    [createIntent, fail],
+  );
+
+  const orangeClosed = useCallback(
+    (reason: 'user' | 'expired' | 'failed' | 'paid') => {
+      const intent = orange;
+      setOrange(null);
+      if (!intent) return;
+      if (reason === 'paid') {
+        // The modal showed the success for its 5 s already.
+        void succeed(intent.paymentId, 0);
+        return;
+      }
+      if (reason === 'failed') return fail('payment:errors.failed');
+      if (reason === 'expired') return fail('payment:errors.expired');
+      // Closed by the user: the payment is cancelled at the provider.
+      void cancelOrange({ paymentId: intent.paymentId, trackId: orderRef.current?.trackId })
+        .unwrap()
+        .then(
+          () => fail('payment:errors.cancelled'),
+          (caught: unknown) =>
+            // Paid in the meantime: the payment stands.
+            failureCode(caught) === 'BILLING.ALREADY_PAID'
+              ? void succeed(intent.paymentId)
+              : fail('payment:errors.cancelOrangeMoney'),
+        );
+    },
+    [cancelOrange, fail, orange, succeed],
+  );
+
+  const run = useCallback(async <T,>(work: () => Promise<T>) => {
+    setError(null);
+    setBusy(true);
+    try {
+      return await work();
+    } finally {
+      if (mounted.current) setBusy(false);
+    }
+  }, []);
+
+  return {
+    phase,
+    busy,
+    error,
+    dismissError: () => setError(null),
+    fail,
+    orange,
+    cooldown,
+    payWithPayPalPopup,
+    payWithOrangeMoney,
+    createPayPalOrder,
+    capturePayPal,
+    orangeClosed,
+    run,
+    setBusy,
+  };
+}
+
+/** The sticky error banner, with its close button (spec §2). */
+export function ErrorBanner({ error, onClose }: { error: string | null; onClose(): void }) {
+  const { t } = useTranslation();
+  if (!error) return null;
+  return (
+    <div className="payment-banner payment-banner--error" role="alert">
+      <p>{t(error, { time: clock(cooldownRemaining(localStorage, Date.now())) })}</p>
+      <button type="button" className="icon-button" aria-label={t('payment:close')} onClick={onClose}>
+        ×
+      </button>
+    </div>
+  );
+}
+
+interface PaymentMethodsProps {
+  checkout: Checkout;
+  order: CheckoutOrder;
+  amount: number | null;
+  disabled?: boolean;
+}
+
+/** The providers for the currency (spec §5): Orange Money in XOF out of its cooldown, PayPal otherwise. */
+export function PaymentMethods({ checkout, order, amount, disabled = false }: PaymentMethodsProps) {
+  const { t, i18n } = useTranslation();
+  const config = useGetPaymentsConfigQuery();
+  const providers = availableProviders(order.currency, checkout.cooldown);
+  const price = amount === null ? null : formatMoney(amount, order.currency, i18n.language);
+  const off = disabled || checkout.busy || amount === null;
+  return (
+    <div className="payment-methods">
+      {order.currency === 'XOF' && checkout.cooldown > 0 && (
+        <p className="payment-methods__cooldown" role="status">
+          {t('payment:orange.cooldown', { time: clock(checkout.cooldown) })}
+        </p>
+      )}
+      {providers.includes('ORANGE_MONEY') && (
+        <button
+          type="button"
+          className="button payment-methods__orange"
+          disabled={off}
+          onClick={() => void checkout.payWithOrangeMoney(order)}
+        >
+          {t('payment:orange.pay', { price })}
+        </button>
+      )}
+      {providers.includes('PAYPAL') &&
+        (config.data?.paypal.mode === 'live' ? (
+          <PayPalButtons
+            clientId={config.data.paypal.clientId}
+            currency={order.currency}
+            disabled={off}
+            checkout={checkout}
+            order={order}
+          />
+        ) : (
+          <button
+            type="button"
+            className="button payment-methods__paypal"
+            disabled={off || config.isLoading}
+            onClick={() => void checkout.payWithPayPalPopup(order)}
+          >
+            {t('payment:paypal.pay', { price })}
+          </button>
+        ))}
+      {checkout.phase === 'paypal' && (
+        <p className="muted" role="status">
+          {t('payment:paypal.waiting')}
+        </p>
+      )}
+      {checkout.phase === 'capturing' && (
+        <p className="muted" role="status">
+          {t('payment:paypal.capturing')}
+        </p>
+      )}
+      {checkout.phase === 'paid' && (
+        <p className="payment-success" role="status">
+          {t('payment:success')}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** PayPal's own buttons (the real PayPal): the SDK with the spec's options, rendered once per currency. */
+function PayPalButtons(props: {
+  clientId: string;
+  currency: Currency;
+  disabled: boolean;
+  checkout: Checkout;
+  order: CheckoutOrder;
+}) {
+  const { t } = useTranslation();
+  const { clientId, currency, checkout, order } = props;
+  const container = useRef<HTMLDivElement>(null);
+  const latest = useRef({ checkout, order });
+  latest.current = { checkout, order };
+  const [failed, setFailed] = useState<string | null>(null);
+
+  useEffect(() => {
+    let closed = false;
+    let buttons: { close(): Promise<void> } | null = null;
+    loadPayPalSdk(clientId, currency)
+      .then((paypal: PayPalNamespace) => {
+        if (closed || !container.current) return;
+        const rendered = paypal.Buttons({
+          createOrder: () => latest.current.checkout.createPayPalOrder(latest.current.order),
+          onApprove: (data: { orderID: string }) => latest.current.checkout.capturePayPal(data.orderID),
+          onCancel: () => latest.current.checkout.fail('payment:errors.notCompleted'),
+          onError: () => latest.current.checkout.fail('payment:errors.processing'),
+        });
+        buttons = rendered;
+        return rendered.render(container.current).catch(() => setFailed('payment:errors.render'));
+      })
+      .catch(() => setFailed('payment:errors.sdk'));
+    return () => {
+      closed = true;
+      void buttons?.close().catch(() => undefined);
+    };
+  }, [clientId, currency]);
+
+  return (
+    <div className={`paypal-buttons${props.disabled ? ' paypal-buttons--disabled' : ''}`} aria-busy={props.disabled}>
+      <div ref={container} />
+      {failed && <p role="alert">{t(failed)}</p>}
+    </div>
+  );
+}
+
+interface OrangeMoneyModalProps {
+  intent: Intent;
+  onClosed(reason: 'user' | 'expired' | 'failed' | 'paid'): void;
+}
+
+/**
+ * The Orange Money QR code (spec §4): its status every 2 s; paid shows the success 5 s; failed closes with
+ * 'Payment failed'; the countdown reaching 0 closes; closing by hand cancels the payment.
+ */
+export function OrangeMoneyModal({ intent, onClosed }: OrangeMoneyModalProps) {
+  const { t, i18n } = useTranslation();
+  const [status] = usePaymentStatusMutation();
+  const [opened] = useState(() => Date.now());
+  const now = useNow(1000);
+  const [paid, setPaid] = useState(false);
+  const closedRef = useRef(onClosed);
+  closedRef.current = onClosed;
+  const validity = intent.validity ?? 300;
+  const left = Math.max(0, validity - Math.floor((now - opened) / 1000));
+
+  useEffect(() => {
+    if (paid) return;
+    let stopped = false;
+    const poll = async () => {
+      while (!stopped) {
+        await sleep(PAYMENT_LIMITS.orangeMoneyPollMs);
+        if (stopped) return;
+        const answer = await status(intent.paymentId)
+          .unwrap()
+          .catch(() => null);
+        if (stopped || !answer) continue;
+        if (answer.status === 'COMPLETED') {
+          setPaid(true);
+          return;
+        }
+        if (answer.status === 'FAILED') return closedRef.current('failed');
+        if (answer.status === 'CANCELLED' || answer.status === 'EXPIRED') return closedRef.current('expired');
+      }
+    };
+    void poll();
+    return () => {
+      stopped = true;
+    };
+  }, [intent.paymentId, paid, status]);
+
+  useEffect(() => {
+    if (!paid && left === 0) closedRef.current('expired');
+  }, [left, paid]);
+
+  useEffect(() => {
+    if (!paid) return;
+    // The success stays in view 5 s, then the checkout goes on.
+    const timer = setTimeout(() => closedRef.current('paid'), PAYMENT_LIMITS.successDelayMs);
+    return () => clearTimeout(timer);
+  }, [paid]);
+
+  const qr = intent.qrCode?.startsWith('data:') ? intent.qrCode : `data:image/png;base64,${intent.qrCode ?? ''}`;
+  return (
+    <Modal title={t('payment:orange.title')} onClose={() => (paid ? undefined : onClosed('user'))} className="om-modal">
+      <p className="om-modal__amount">{formatMoney(intent.amount, 'XOF', i18n.language)}</p>
+      <img className="om-modal__qr" src={qr} alt={t('payment:orange.qrAlt')} width={220} height={220} />
+      <p>{t('payment:orange.scan')}</p>
+      {intent.merchantCode && (
+        <p>
+          {t('payment:orange.merchant')} <strong className="om-modal__merchant">{intent.merchantCode}</strong>
+        </p>
+      )}
+      <div className="om-modal__links">
+        {intent.deepLinks?.OM && (
+          <a className="button button--ghost" href={intent.deepLinks.OM}>
+            {t('payment:orange.openOm')}
+          </a>
+        )}
+        {intent.deepLinks?.MAXIT && (
+          <a className="button button--ghost" href={intent.deepLinks.MAXIT}>
+            {t('payment:orange.openMaxit')}
+          </a>
+        )}
+      </div>
+      {paid ? (
+        <p className="payment-success" role="status">
+          {t('payment:success')}
+        </p>
+      ) : (
+        <>
+          <p className="om-modal__countdown" role="timer" aria-live="off">
+            {t('payment:orange.validity', { time: clock(left) })}
+          </p>
+          <p className="muted" role="status">
+            {t('payment:orange.waiting')}
+          </p>
+        </>
+      )}
+      <div className="modal__actions">
+        <button type="button" className="button button--ghost" disabled={paid} onClick={() => onClosed('user')}>
+          {t('payment:orange.cancel')}
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,254 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { Modal } from '../../components/Modal';
+import { browserCurrency } from '../../lib/currency';
+import { CURRENCIES, type Currency, formatMoney } from '../../lib/format';
+import {
+  failureCode,
+  planPrice,
+  useGetCreditsQuery,
+  useGetPayPerTrackQuery,
+  useTrackMasterMutation,
+  useTrackStatusMutation,
+  useUnlockMasterMutation,
+} from './api';
+import { type CheckoutOrder, ErrorBanner, OrangeMoneyModal, PaymentMethods, useCheckout } from './Checkout';
+import { canUseCredit, waitForMaster } from './rules';
+import './payment.css';
+
+export interface PaymentUnlockProps {
+  track: { id: string; service: string; status: string; filename: string; isDemo: boolean; unlocked: boolean };
+  onUnlocked(): void;
+}
+
+const LOCKED = new Set(['PREVIEW_READY', 'STEMS_READY']);
+
+export const plansLink = (service: string) =>
+  `/accountSettings?section=plans&service=${encodeURIComponent(service)}#plansSection`;
+
+/**
+ * The payment unlock screen (spec §2, §4): on a locked result, a credit of the service or one payment for the
+ * track; then the track is polled until its master is ready, and the thank-you banner stays on the result.
+ */
+export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
+  const { t, i18n } = useTranslation();
+  const [creditOpen, setCreditOpen] = useState(false);
+  const [panelOpen, setPanelOpen] = useState(false);
+  const [unlocking, setUnlocking] = useState(false);
+  const [thanks, setThanks] = useState(false);
+  const [currency, setCurrency] = useState<Currency>(() => browserCurrency());
+  const credits = useGetCreditsQuery(undefined, { skip: track.unlocked || track.isDemo });
+  const plan = useGetPayPerTrackQuery(track.service, { skip: track.unlocked || track.isDemo });
+  const [unlockMaster] = useUnlockMasterMutation();
+  const [askStatus] = useTrackStatusMutation();
+  const [askMaster] = useTrackMasterMutation();
+  const alive = useRef(true);
+  useEffect(() => {
+    alive.current = true;
+    return () => {
+      alive.current = false;
+    };
+  }, []);
+
+  /** After the payment or the credit: the track until its master is ready (2 s, 60 tries; then 10 for the URL). */
+  const awaitMaster = useCallback(async (): Promise<string | null> => {
+    setUnlocking(true);
+    try {
+      const outcome = await waitForMaster({
+        status: async () => (await askStatus(track.id).unwrap()).status,
+        hasMaster: async () => Boolean((await askMaster(track.id).unwrap()).masterUrl),
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        cancelled: () => !alive.current,
+      });
+      if (outcome === 'ready') {
+        setThanks(true);
+        setPanelOpen(false);
+        onUnlocked();
+        return null;
+      }
+      return outcome === 'failed' ? 'payment:errors.processingFailed' : 'payment:errors.timeout';
+    } finally {
+      if (alive.current) setUnlocking(false);
+    }
+  }, [askMaster, askStatus, onUnlocked, track.id]);
+
+  const checkout = useCheckout(async (paymentId) => {
+    // The payment unlocks the track by itself; asking again with it is harmless and quicker when it is done.
+    await unlockMaster({ trackId: track.id, paymentId })
+      .unwrap()
+      .catch(() => undefined);
+    const failure = await awaitMaster();
+    if (failure) checkout.fail(failure);
+  });
+
+  const useCredit = async () => {
+    setCreditOpen(false);
+    await checkout.run(async () => {
+      try {
+        await unlockMaster({ trackId: track.id, credit: true }).unwrap();
+      } catch (caught) {
+        checkout.fail(
+          failureCode(caught) === 'BILLING.INSUFFICIENT_CREDITS'
+            ? 'payment:errors.insufficientCredits'
+            : 'payment:errors.credit',
+        );
+        return;
+      }
+      const failure = await awaitMaster();
+      if (failure) checkout.fail(failure);
+    });
+  };
+
+  if (track.unlocked) {
+    if (track.isDemo && !thanks) return null;
+    return (
+      <div className="payment-banner payment-banner--thanks" role="status">
+        <p>
+          <strong>{t('payment:thanks.title')}</strong> {t('payment:thanks.body')}
+        </p>
+      </div>
+    );
+  }
+  if (!LOCKED.has(track.status)) return null;
+
+  const remaining = credits.data?.remaining[track.service];
+  const hasCredit = canUseCredit(remaining);
+  const locked = checkout.busy || unlocking;
+  const demo = track.isDemo;
+  const amount = plan.data ? planPrice(plan.data, currency) : null;
+  const order: CheckoutOrder = {
+    paymentType: 'TRACK',
+    trackId: track.id,
+    service: track.service,
+    currency,
+    ...(plan.data ? { planId: plan.data.id } : {}),
+  };
+
+  return (
+    <section className="payment-options" aria-labelledby="payment-options-title">
+      <ErrorBanner error={checkout.error} onClose={checkout.dismissError} />
+      <h3 id="payment-options-title">{t('payment:options.title')}</h3>
+      <p className="muted">{t(demo ? 'payment:options.demo' : 'payment:options.intro')}</p>
+      {unlocking && (
+        <p className="payment-progress" role="status">
+          {t('payment:unlocking')}
+        </p>
+      )}
+      <div className="payment-options__actions">
+        <button
+          type="button"
+          className="button"
+          disabled={demo || locked || credits.isLoading}
+          onClick={() => setCreditOpen(true)}
+        >
+          {t('payment:options.useCredit')}
+        </button>
+        <button
+          type="button"
+          className="button button--ghost"
+          disabled={demo || locked}
+          onClick={() => setPanelOpen(true)}
+        >
+          {t('payment:options.payTrack')}
+        </button>
+      </div>
+      {credits.isError && <p className="field__error">{t('payment:errors.credits')}</p>}
+      {!credits.isLoading && !demo && (
+        <p className="muted">
+          {hasCredit ? t('payment:options.creditsLeft', { count: remaining ?? 0 }) : t('payment:options.noCredits')}
+        </p>
+      )}
+
+      {creditOpen && (
+        <Modal title={t('payment:credit.title')} onClose={() => setCreditOpen(false)} className="credit-modal">
+          {hasCredit ? (
+            <>
+              <p>{t('payment:credit.confirm', { name: track.filename, count: remaining ?? 0 })}</p>
+              <ul className="warning-list">
+                <li>{t('payment:credit.warnings.one')}</li>
+                <li>{t('payment:credit.warnings.final')}</li>
+                <li>{t('payment:credit.warnings.firstEnding')}</li>
+                <li>{t('payment:credit.warnings.downloads')}</li>
+              </ul>
+              <div className="modal__actions">
+                <button type="button" className="button button--ghost" onClick={() => setCreditOpen(false)}>
+                  {t('payment:credit.cancel')}
+                </button>
+                <button type="button" className="button" onClick={() => void useCredit()}>
+                  {t('payment:credit.use')}
+                </button>
+              </div>
+            </>
+          ) : (
+            <>
+              <p>{t('payment:credit.none')}</p>
+              <div className="modal__actions">
+                <button type="button" className="button button--ghost" onClick={() => setCreditOpen(false)}>
+                  {t('payment:close')}
+                </button>
+                <Link className="button" to={plansLink(track.service)}>
+                  {t('payment:credit.buyPack')}
+                </Link>
+              </div>
+            </>
+          )}
+        </Modal>
+      )}
+
+      {panelOpen && (
+        <Modal
+          title={t('payment:panel.title')}
+          onClose={() => (locked ? undefined : setPanelOpen(false))}
+          className="side-panel"
+        >
+          <p className="side-panel__track">{track.filename}</p>
+          <p>{t('payment:panel.intro')}</p>
+          <div className="field">
+            <label htmlFor="payment-currency">{t('payment:panel.currency')}</label>
+            <select
+              id="payment-currency"
+              value={currency}
+              disabled={locked}
+              onChange={(event) => setCurrency(event.target.value as Currency)}
+            >
+              {CURRENCIES.map((code) => (
+                <option key={code} value={code}>
+                  {t(`currencies.${code}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          {plan.isLoading ? (
+            <p role="status">{t('payment:panel.loading')}</p>
+          ) : amount === null ? (
+            <p role="alert">{t('payment:errors.price')}</p>
+          ) : (
+            <p className="side-panel__price">
+              {t('payment:panel.price')} <strong>{formatMoney(amount, currency, i18n.language)}</strong>
+            </p>
+          )}
+          <ErrorBanner error={checkout.error} onClose={checkout.dismissError} />
+          <PaymentMethods checkout={checkout} order={order} amount={amount} disabled={unlocking} />
+          {unlocking && (
+            <p className="payment-progress" role="status">
+              {t('payment:unlocking')}
+            </p>
+          )}
+          <div className="modal__actions">
+            <button
+              type="button"
+              className="button button--ghost"
+              disabled={locked}
+              onClick={() => setPanelOpen(false)}
+            >
+              {t('payment:close')}
+            </button>
+          </div>
+        </Modal>
+      )}
+
+      {checkout.orange && <OrangeMoneyModal intent={checkout.orange} onClosed={checkout.orangeClosed} />}
+    </section>
+  );
+}
