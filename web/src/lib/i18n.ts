@@ -1,9 +1,11 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../locales/en/common.json';
+import enMixing from '../locales/en/mixing.json';
 import enStems from '../locales/en/stems.json';
 import enStudio from '../locales/en/studio.json';
 import fr from '../locales/fr/common.json';
+import frMixing from '../locales/fr/mixing.json';
 import frStems from '../locales/fr/stems.json';
 import frStudio from '../locales/fr/studio.json';
 import { STORAGE_KEYS } from './session/storage';
@@ -26,10 +28,10 @@ export function initialLanguage(stored: string | null, browser: readonly string[
   return 'fr';
 }
 
-/** One file pair per namespace: `common`, the studio's (`t('studio:upload.start')`), the stems board's. */
+/** One file pair per namespace: `common`, the studio's (`t('studio:upload.start')`), the stems board's, the mixing studio's. */
 export const resources = {
-  en: { common: en, studio: enStudio, stems: enStems },
-  fr: { common: fr, studio: frStudio, stems: frStems },
+  en: { common: en, studio: enStudio, stems: enStems, mixing: enMixing },
+  fr: { common: fr, studio: frStudio, stems: frStems, mixing: frMixing },
 } as const;
 
 export function setupI18n(language: Language): typeof i18n {

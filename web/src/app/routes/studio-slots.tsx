@@ -2,6 +2,7 @@ import type { TrackSourcesProps } from '../../features/studio/components/StudioP
 import { DemoButton } from '../../features/library/DemoButton';
 import { MediaLibraryButton } from '../../features/library/MediaLibraryButton';
 import { RecentTracks } from '../../features/library/RecentTracks';
+import { MixingStudio } from '../../features/mixing/MixingStudio';
 
 /** The upload card's other ways to a track: the service's demo and a new job from the media library. */
 function TrackSources({ service, options, onOpen, onStarted }: TrackSourcesProps) {
@@ -13,5 +14,8 @@ function TrackSources({ service, options, onOpen, onStarted }: TrackSourcesProps
   );
 }
 
-/** What the studio's pages get from the library feature (features never import each other; the app composes). */
-export const StudioSlots = { TrackSources, RecentTracks };
+/**
+ * What the studio's pages get from the other features (features never import each other; the app composes): the
+ * library's buttons and recent list, and the mixing studio.
+ */
+export const StudioSlots = { TrackSources, RecentTracks, MixingStudio };

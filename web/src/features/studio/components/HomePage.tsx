@@ -5,7 +5,9 @@ import { ServiceStatus } from './ServiceStatus';
 import { StudioPage } from './StudioPage';
 
 /** Home (spec §2): the greeting, the service selector and the work area, then the service status. */
-export function HomePage(slots: Pick<ComponentProps<typeof StudioPage>, 'TrackSources' | 'RecentTracks'>) {
+export function HomePage(
+  slots: Pick<ComponentProps<typeof StudioPage>, 'TrackSources' | 'RecentTracks' | 'MixingStudio'>,
+) {
   const { t } = useTranslation();
   const { user } = useSession();
   return (

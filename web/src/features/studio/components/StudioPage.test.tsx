@@ -3,7 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@j
 import { fakeServer, renderRoutes } from '../../../test/fakes';
 
 // The result view pulls in the stems board and the video player, whose styles and waveform jsdom cannot load.
-jest.mock('../stems/stems.css', () => ({}));
+jest.mock('../../../components/board/board.css', () => ({}));
 jest.mock('../video/video.css', () => ({}));
 jest.mock('wavesurfer.js', () => ({ __esModule: true, default: { create: jest.fn() } }));
 // Loaded after the mocks above are registered (the transform does not hoist them above imports).
