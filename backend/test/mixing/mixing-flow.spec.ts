@@ -188,7 +188,6 @@ describe('mixing sessions', () => {
         gainDb: expect.any(Number),
         targetLufs: expect.any(Number),
         pan: { position: expect.any(Number), width: expect.any(Number), reason: expect.any(String) },
-        groupSource: 'guessed',
       });
       expect(Array.isArray(row.mixer.eq)).toBe(true);
       for (const band of row.mixer.eq)

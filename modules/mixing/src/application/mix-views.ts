@@ -69,12 +69,10 @@ export interface MixerDecisions {
   } | null;
   pan: { position: number; width: number; reason: string };
   reverbSendDb: number | null;
-  groupSource: 'given' | 'guessed' | null;
 }
 
 interface ReportTrack {
   name?: string;
-  settings?: { groupSource?: 'given' | 'guessed' };
   decisions?: {
     gainDb?: number;
     targetLufs?: number;
@@ -118,7 +116,6 @@ export function mixerDecisions(report: unknown): Map<string, MixerDecisions> {
         : null,
       pan: { position: round(d.pan?.position, 2), width: round(d.pan?.width, 2), reason: d.pan?.reason ?? '' },
       reverbSendDb: typeof d.reverbSendDb === 'number' ? round(d.reverbSendDb) : null,
-      groupSource: entry.settings?.groupSource ?? null,
     });
   }
   return decided;

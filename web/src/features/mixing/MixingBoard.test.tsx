@@ -38,7 +38,6 @@ const ROWS: MixingBoardProps['rows'] = [
       compression: { thresholdDb: -20, ratio: 4, attackMs: 10, releaseMs: 100, meanReductionDb: 3.2 },
       pan: { position: -0.35, width: 0.7, reason: '' },
       reverbSendDb: null,
-      groupSource: 'guessed',
     },
   },
 ];

@@ -37,7 +37,6 @@ export interface MixerDecisions {
   } | null;
   pan: { position: number; width: number; reason: string };
   reverbSendDb: number | null;
-  groupSource: 'given' | 'guessed' | null;
 }
 
 /** A row of the board: the final mix (`type: mix`) or a track. */
