@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorBody } from '../../lib/api';
+import { serverAvailable } from '../../lib/health';
 import { useSessionManager } from '../../lib/session/SessionProvider';
 import { uploadMixTracks, useCreateMixSessionMutation, useRequestMixMutation } from './api';
 import {
@@ -38,7 +39,14 @@ export function uploadProblem(code: string | undefined): string {
  * five WAV files with their settings, then the mix is created, its files sent with their settings, and the mix asked
  * for; the page then follows the session.
  */
-export function MixSetup({ onCreated }: { onCreated(sessionId: string): void }) {
+export function MixSetup({
+  onCreated,
+  checkServer = serverAvailable,
+}: {
+  onCreated(sessionId: string): void;
+  /** The health check that precedes accepting a file (spec §5); tests give their own. */
+  checkServer?: () => Promise<boolean>;
+}) {
   const { t } = useTranslation('mixing');
   const session = useSessionManager();
   const id = useId();
@@ -47,7 +55,7 @@ export function MixSetup({ onCreated }: { onCreated(sessionId: string): void }) 
   const [chosen, setChosen] = useState<Chosen[]>([]);
   const [style, setStyle] = useState<MusicalStyle>(DEFAULT_STYLE);
   const [sampleRate, setSampleRate] = useState<SampleRate>(DEFAULT_SAMPLE_RATE);
-  const [fileProblem, setFileProblem] = useState<MixProblem | null>(null);
+  const [fileProblem, setFileProblem] = useState<MixProblem | 'serverUnavailable' | null>(null);
   const [nameProblem, setNameProblem] = useState(false);
   const [countProblem, setCountProblem] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -56,17 +64,22 @@ export function MixSetup({ onCreated }: { onCreated(sessionId: string): void }) 
   const [createSession] = useCreateMixSessionMutation();
   const [requestMix] = useRequestMixMutation();
 
-  const add = (list: FileList | null | undefined) => {
+  const add = async (list: FileList | null | undefined) => {
     if (!list || list.length === 0) return;
+    const added = [...list];
+    if (input.current) input.current.value = '';
+    if (!(await checkServer())) {
+      setFileProblem('serverUnavailable');
+      return;
+    }
     const { files, problem } = addFiles(
       chosen.map((entry) => entry.file),
-      [...list],
+      added,
     );
     const known = new Map(chosen.map((entry) => [entry.file, entry.settings]));
     setChosen(files.map((file) => ({ file, settings: known.get(file) ?? defaultSettings(file.name) })));
     setFileProblem(problem);
     if (files.length >= 2) setCountProblem(false);
-    if (input.current) input.current.value = '';
   };
 
   const start = async () => {
@@ -196,7 +209,7 @@ export function MixSetup({ onCreated }: { onCreated(sessionId: string): void }) 
         onDrop={(event) => {
           event.preventDefault();
           setDragging(false);
-          add(event.dataTransfer.files);
+          void add(event.dataTransfer.files);
         }}
       >
         <p className="dropzone__hint">{t('setup.drop', { min: 2, max: MAX_FILES })}</p>
@@ -209,7 +222,7 @@ export function MixSetup({ onCreated }: { onCreated(sessionId: string): void }) 
           accept=".wav,audio/wav,audio/x-wav"
           disabled={chosen.length >= MAX_FILES}
           aria-describedby={fileMessage ? problemId : undefined}
-          onChange={(event) => add(event.target.files)}
+          onChange={(event) => void add(event.target.files)}
         />
         <label
           htmlFor={`${id}-files`}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/Modal';
 import { errorStatus } from '../../lib/api';
@@ -28,22 +28,35 @@ import './mixing.css';
 export interface MixingStudioProps {
   sessionId: string | null;
   onSession(sessionId: string | null): void;
+  /**
+   * The unlock block (the payment screens, another feature's, composed by the app) shown under a locked mix:
+   * `POST /api/audio/track/{sessionId}/master` with a credit or a single-track payment; `onUnlocked` reloads the mix.
+   */
+  unlock?: (mix: { sessionId: string; name: string; service: 'AI_MIXING'; onUnlocked(): void }) => ReactNode;
 }
 
 /**
  * The mixing studio (spec §4, "Mixing flow"): the upload card, then the session: its progress while the mix is made,
  * the board once it is, and the settings to change and mix again.
  */
-export function MixingStudio({ sessionId, onSession }: MixingStudioProps) {
+export function MixingStudio({ sessionId, onSession, unlock }: MixingStudioProps) {
   if (!sessionId) return <MixSetup onCreated={onSession} />;
-  return <MixSessionView key={sessionId} sessionId={sessionId} onNew={() => onSession(null)} />;
+  return <MixSessionView key={sessionId} sessionId={sessionId} onNew={() => onSession(null)} unlock={unlock} />;
 }
 
 /** Status poll while the socket is down (spec §9), and a slower safety poll while it is up. */
 const STATUS_POLL_MS = 1000;
 const SAFETY_POLL_MS = 5000;
 
-function MixSessionView({ sessionId, onNew }: { sessionId: string; onNew(): void }) {
+function MixSessionView({
+  sessionId,
+  onNew,
+  unlock,
+}: {
+  sessionId: string;
+  onNew(): void;
+  unlock: MixingStudioProps['unlock'];
+}) {
   const { t } = useTranslation('mixing');
   const tokens = useSessionManager();
   const fetchAudio = useCallback((url: string) => fetchMixAudio(tokens, url), [tokens]);
@@ -100,6 +113,9 @@ function MixSessionView({ sessionId, onNew }: { sessionId: string; onNew(): void
             </>
           )}
           {status === 'COMPLETED' && !board && <p className="muted">{t('session.loading')}</p>}
+          {status === 'COMPLETED' &&
+            !mix.unlocked &&
+            unlock?.({ sessionId, name: mix.name, service: 'AI_MIXING', onUnlocked: () => void query.refetch() })}
           <MixSettings session={mix} />
         </>
       )}
