@@ -153,4 +153,23 @@ describe('MixingBoard', () => {
     expect((screen.getByRole('button', { name: 'Download All' }) as HTMLButtonElement).disabled).toBe(false);
     expect(screen.queryByText(/30-second preview/)).toBeNull();
   });
+
+  it('says so when no row could be fetched', async () => {
+    render(
+      <MixingBoard
+        sessionId="s2"
+        name="Empty"
+        unlocked={false}
+        rows={ROWS}
+        fetchAudio={async () => {
+          throw new Error('Failed to load track (404)');
+        }}
+      />,
+    );
+    await act(async () => {
+      for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(screen.getByRole('alert').textContent).toBe('No valid source track found for preview.');
+    expect(screen.getAllByText('Failed to load track')).toHaveLength(4);
+  });
 });

@@ -223,6 +223,8 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
     [i18n.language],
   );
   const ready = Object.values(loads).some((load) => load.status === 'ready');
+  // Spec §5: the board needs at least one row whose audio could be fetched.
+  const noSource = rows.length > 0 && rows.every((row) => loads[row.trackId]?.status === 'error');
   const titleId = `mix-${sessionId}-title`;
   const lockedId = `mix-${sessionId}-locked`;
   const time = t('board.time', { current: formatDuration(position), total: formatDuration(duration) });
@@ -236,6 +238,11 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
       {!unlocked && (
         <p id={lockedId} className="stems-board__notice">
           {t('board.locked')}
+        </p>
+      )}
+      {noSource && !unsupported && (
+        <p className="section-error" role="alert">
+          {t(unlocked ? 'errors.noSourceMaster' : 'errors.noSourcePreview')}
         </p>
       )}
       {unsupported && (
