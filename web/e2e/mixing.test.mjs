@@ -277,6 +277,8 @@ describe('the mixing studio in Chromium', { concurrency: false }, () => {
     await page.locator('[data-track="Kick 808.wav"]').getByLabel('Reverb').selectOption('HIGH');
     await page.getByText('Your settings have changed').waitFor();
     await page.getByRole('button', { name: 'Mix again' }).click();
+    // The previous board stays until the new mix is asked for; then the progress, then the new board.
+    await page.getByText('Your settings have changed').waitFor({ state: 'detached' });
     await page.getByRole('heading', { name: /Mix: Bamako nights/ }).waitFor({ timeout: 120_000 });
     await page.locator('.mix-row .stem-waveform').nth(3).waitFor();
     const kick = page.locator('.mix-row', { hasText: 'Kick 808.wav' });

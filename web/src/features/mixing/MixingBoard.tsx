@@ -8,7 +8,7 @@ import { Waveform, type WaveformHandle } from '../../components/board/Waveform';
 import { formatDuration } from '../../lib/format';
 import type { ResultRow } from './api';
 import { MixerReport } from './MixerReport';
-import { boardOrder, isFinalMix } from './model';
+import { boardOrder, finalMixIndex } from './model';
 import '../../components/board/board.css';
 import './mixing.css';
 
@@ -61,6 +61,8 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
   const { t, i18n } = useTranslation('mixing');
   const rows = useMemo(() => boardOrder(given), [given]);
   const ids = useMemo(() => rows.map((row) => row.trackId), [rows]);
+  // After ordering, the final mix (when there is one) is the first row, and only that one.
+  const finalId = finalMixIndex(rows) === 0 ? rows[0]?.trackId : undefined;
   const rowsKey = rows.map((row) => `${row.trackId}=${row.url}`).join('\n');
   const [mixer, dispatch] = useReducer(mixerReducer, ids, initialMixer);
   const [loads, setLoads] = useState<Record<string, RowLoad>>({});
@@ -201,7 +203,8 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
       const { default: JSZip } = await import('jszip');
       const zip = new JSZip();
       for (const row of rows) {
-        const entry = isFinalMix(row) ? `${base}_mix.wav` : `${base}_${safeName(row.name.replace(/\.[^.]+$/, ''))}.wav`;
+        const entry =
+          row.trackId === finalId ? `${base}_mix.wav` : `${base}_${safeName(row.name.replace(/\.[^.]+$/, ''))}.wav`;
         zip.file(entry, await fetchOnce(row.url));
       }
       const blob = await zip.generateAsync({ type: 'blob', compression: 'STORE' });
@@ -299,7 +302,7 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
 
       <ul className="stems-board__rows" aria-label={t('board.rows')}>
         {rows.map((row) => {
-          const final = isFinalMix(row);
+          const final = row.trackId === finalId;
           const colour = final ? '#adb5bd' : (TRACK_PALETTE[trackNumber++ % TRACK_PALETTE.length] ?? TRACK_PALETTE[0]);
           const label = final ? t('board.finalMix') : row.name;
           const channel = mixer[row.trackId] ?? { volume: 1, muted: false, solo: false };

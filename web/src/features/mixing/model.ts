@@ -149,9 +149,15 @@ export function mixProblems(name: string, files: ReadonlyArray<{ name: string; t
 export const isFinalMix = (row: { name: string; type: string }): boolean =>
   /mix/i.test(row.type) || /mix/i.test(row.name);
 
+/** The final mix among the rows: one whose type says mix, else one whose name does (a single row at most). */
+export function finalMixIndex(rows: ReadonlyArray<{ name: string; type: string }>): number {
+  const byType = rows.findIndex((row) => /mix/i.test(row.type));
+  return byType >= 0 ? byType : rows.findIndex(isFinalMix);
+}
+
 /** The board's rows: the final mix first, the tracks after it in their order. */
 export function boardOrder<R extends { name: string; type: string }>(rows: readonly R[]): R[] {
-  const index = rows.findIndex(isFinalMix);
+  const index = finalMixIndex(rows);
   if (index <= 0) return [...rows];
   return [rows[index]!, ...rows.slice(0, index), ...rows.slice(index + 1)];
 }
