@@ -181,6 +181,21 @@ describe('mixing sessions', () => {
     expect(mine().map((message) => message.status)).toEqual(['PROCESSING', 'COMPLETED']);
     expect(seen.kofi).toEqual([]);
     expect(preview.body.tracks.map((t: { type: string }) => t.type)).toEqual(['mix', 'kick', 'vocal']);
+    // Each track's row carries what the mixer decided for it, read from the engine's report.
+    expect(preview.body.tracks[0].mixer).toBeUndefined();
+    for (const row of preview.body.tracks.slice(1)) {
+      expect(row.mixer).toMatchObject({
+        gainDb: expect.any(Number),
+        targetLufs: expect.any(Number),
+        pan: { position: expect.any(Number), width: expect.any(Number), reason: expect.any(String) },
+      });
+      expect(Array.isArray(row.mixer.eq)).toBe(true);
+      for (const band of row.mixer.eq)
+        expect(band).toMatchObject({ freqHz: expect.any(Number), reason: expect.any(String) });
+    }
+    // Kick drums are compressed by the group's profile; the voice is centred.
+    expect(preview.body.tracks[1].mixer.compression).toMatchObject({ ratio: expect.any(Number) });
+    expect(preview.body.tracks[2].mixer.pan.position).toBe(0);
     const mixRow = preview.body.tracks[0];
     await request(test.url)
       .get(mixRow.url)

@@ -1,10 +1,12 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../locales/en/common.json';
+import enMixing from '../locales/en/mixing.json';
 import enPayment from '../locales/en/payment.json';
 import enStems from '../locales/en/stems.json';
 import enStudio from '../locales/en/studio.json';
 import fr from '../locales/fr/common.json';
+import frMixing from '../locales/fr/mixing.json';
 import frPayment from '../locales/fr/payment.json';
 import frStems from '../locales/fr/stems.json';
 import frStudio from '../locales/fr/studio.json';
@@ -28,10 +30,10 @@ export function initialLanguage(stored: string | null, browser: readonly string[
   return 'fr';
 }
 
-/** One file pair per namespace: `common`, the studio's (`t('studio:upload.start')`), the stems board's, payment's. */
+/** One file pair per namespace: `common`, and the studio's, the stems board's, payment's and mixing's (`t('studio:upload.start')`). */
 export const resources = {
-  en: { common: en, studio: enStudio, stems: enStems, payment: enPayment },
-  fr: { common: fr, studio: frStudio, stems: frStems, payment: frPayment },
+  en: { common: en, studio: enStudio, stems: enStems, payment: enPayment, mixing: enMixing },
+  fr: { common: fr, studio: frStudio, stems: frStems, payment: frPayment, mixing: frMixing },
 } as const;
 
 export function setupI18n(language: Language): typeof i18n {

@@ -23,7 +23,7 @@ import {
 } from '../contracts/queries';
 import { MAX_TRACKS, MixError, sessionNotFound } from '../domain/session';
 import { MixCommands } from './mix-commands';
-import { type MixSessionView, resultTracks, sessionView } from './mix-views';
+import { type MixerDecisions, mixerDecisions, type MixSessionView, resultTracks, sessionView } from './mix-views';
 import { sessionSettings, trackSettings } from './settings';
 
 const MAX_FILE = 100 * 1024 * 1024;
@@ -56,6 +56,20 @@ export class SessionsController {
     );
     if (!track) throw new MixError('mixing.trackNotFound', 'Track not found', 404);
     return this.session(user, track.sessionId);
+  }
+
+  /** The engine's per-track decisions once the mix is made (none before, or when its report cannot be read). */
+  private async decisions(doc: MixSessionDocument): Promise<Map<string, MixerDecisions>> {
+    const key = doc.status === 'COMPLETED' ? doc.files.report : undefined;
+    if (!key) return new Map();
+    try {
+      const stream = await this.blobs.read(key);
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+      return mixerDecisions(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    } catch {
+      return new Map();
+    }
   }
 
   @Post('sessions/create')
@@ -251,7 +265,7 @@ export class SessionsController {
     return {
       session: sessionView(session),
       status: session.status,
-      tracks: resultTracks(session),
+      tracks: resultTracks(session, await this.decisions(session)),
       mixingStyle: session.mixingStyle,
       sampleRate: session.sampleRate,
     };
@@ -268,7 +282,7 @@ export class SessionsController {
     const session = await this.session(user, id);
     return {
       status: session.status,
-      tracks: resultTracks(session),
+      tracks: resultTracks(session, await this.decisions(session)),
       mixingStyle: session.mixingStyle,
       sampleRate: session.sampleRate,
     };

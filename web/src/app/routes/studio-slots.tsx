@@ -2,6 +2,7 @@ import type { ResultUnlockProps, TrackSourcesProps } from '../../features/studio
 import { DemoButton } from '../../features/library/DemoButton';
 import { MediaLibraryButton } from '../../features/library/MediaLibraryButton';
 import { RecentTracks } from '../../features/library/RecentTracks';
+import { MixingStudio } from '../../features/mixing/MixingStudio';
 import { PaymentUnlock } from '../../features/payment/PaymentUnlock';
 
 /** The upload card's other ways to a track: the service's demo and a new job from the media library. */
@@ -20,7 +21,7 @@ function ResultUnlock(props: ResultUnlockProps) {
 }
 
 /**
- * What the studio's pages get from the library and payment features (features never import each other; the app
- * composes).
+ * What the studio's pages get from the other features (features never import each other; the app composes): the
+ * library's buttons and recent list, the payment unlock screen, and the mixing studio.
  */
-export const StudioSlots = { TrackSources, RecentTracks, ResultUnlock };
+export const StudioSlots = { TrackSources, RecentTracks, ResultUnlock, MixingStudio };

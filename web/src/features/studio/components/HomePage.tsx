@@ -6,7 +6,7 @@ import { StudioPage } from './StudioPage';
 
 /** Home (spec §2): the greeting, the service selector and the work area, then the service status. */
 export function HomePage(
-  slots: Pick<ComponentProps<typeof StudioPage>, 'TrackSources' | 'RecentTracks' | 'ResultUnlock'>,
+  slots: Pick<ComponentProps<typeof StudioPage>, 'TrackSources' | 'RecentTracks' | 'ResultUnlock' | 'MixingStudio'>,
 ) {
   const { t } = useTranslation();
   const { user } = useSession();

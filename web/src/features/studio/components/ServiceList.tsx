@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { formatMoney } from '../../../lib/format';
 import { SERVICES, type ServiceId } from '../services';
 
@@ -7,10 +8,12 @@ interface ServiceListProps {
   onSelect?(service: ServiceId): void;
   /** While a job uploads or processes, the choice is frozen (spec §2). */
   disabled?: boolean;
+  /** Under AI mixing's card, a link to its screens (they open from the dashboard's address, spec §1). */
+  mixingLink?: boolean;
 }
 
 /** The services with their price per track; AI mixing is marked coming soon and cannot be picked. */
-export function ServiceList({ selected, onSelect, disabled = false }: ServiceListProps) {
+export function ServiceList({ selected, onSelect, disabled = false, mixingLink = false }: ServiceListProps) {
   const { t, i18n } = useTranslation();
   return (
     <ul className="services">
@@ -41,6 +44,11 @@ export function ServiceList({ selected, onSelect, disabled = false }: ServiceLis
               </button>
             ) : (
               <div className="service__card">{content}</div>
+            )}
+            {mixingLink && service.id === 'AI_MIXING' && (
+              <Link className="service__soon-link" to="/dashboard?service=AI_MIXING">
+                {t('mixing:picker.open')}
+              </Link>
             )}
           </li>
         );

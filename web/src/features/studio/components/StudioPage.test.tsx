@@ -3,7 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@j
 import { fakeServer, renderRoutes } from '../../../test/fakes';
 
 // The result view pulls in the stems board and the video player, whose styles and waveform jsdom cannot load.
-jest.mock('../stems/stems.css', () => ({}));
+jest.mock('../../../components/board/board.css', () => ({}));
 jest.mock('../video/video.css', () => ({}));
 jest.mock('wavesurfer.js', () => ({ __esModule: true, default: { create: jest.fn() } }));
 // Loaded after the mocks above are registered (the transform does not hoist them above imports).
@@ -91,5 +91,46 @@ describe('the studio page', () => {
       expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(true);
     }
     expect(screen.getByText('Sunu gaal.wav is being processed.')).toBeTruthy();
+  });
+
+  it('keeps AI mixing unselectable, links to it, and shows the app’s mixing studio for ?service=AI_MIXING or ?mix=', async () => {
+    const seen: Array<string | null> = [];
+    function MixingStudio({ sessionId, onSession }: { sessionId: string | null; onSession(id: string | null): void }) {
+      seen.push(sessionId);
+      return (
+        <button type="button" onClick={() => onSession(sessionId ? null : 'm1')}>
+          {sessionId ? `mix ${sessionId}` : 'mixing setup'}
+        </button>
+      );
+    }
+    const first = renderRoutes([{ path: '/dashboard', element: <DashboardPage MixingStudio={MixingStudio} /> }], {
+      path: '/dashboard',
+    });
+    await flush();
+    expect((screen.getByRole('button', { name: /AI mixing/ }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole('link', { name: 'Try the mixing studio (preview)' }).getAttribute('href')).toBe(
+      '/dashboard?service=AI_MIXING',
+    );
+    expect(screen.queryByText('mixing setup')).toBeNull();
+    first.unmount();
+
+    renderRoutes([{ path: '/dashboard', element: <DashboardPage MixingStudio={MixingStudio} /> }], {
+      path: '/dashboard?service=AI_MIXING',
+    });
+    await flush();
+    expect(screen.queryAllByRole('button', { pressed: true })).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'mixing setup' }));
+    await flush();
+    // The session goes in the address; "New mix" goes back to the setup.
+    expect(screen.getByRole('button', { name: 'mix m1' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'New mix' }));
+    await flush();
+    expect(screen.getByRole('button', { name: 'mixing setup' })).toBeTruthy();
+    // Picking another service leaves the mixing studio.
+    fireEvent.click(screen.getByRole('button', { name: /Stem separation/ }));
+    await flush();
+    expect(screen.queryByText('mixing setup')).toBeNull();
+    expect(pressed()).toEqual(['Stem separation']);
+    expect(seen).toContain('m1');
   });
 });

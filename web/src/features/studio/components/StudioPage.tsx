@@ -28,6 +28,8 @@ interface StudioPageProps {
   RecentTracks?: ComponentType<RecentTracksProps>;
   /** The payment unlock screen on a locked result (another feature's), given by the app. */
   ResultUnlock?: ComponentType<ResultUnlockProps>;
+  /** The mixing studio (another feature's), given by the app: shown for `?service=AI_MIXING` or `?mix={id}`. */
+  MixingStudio?: ComponentType<MixingStudioProps>;
 }
 
 /** What the app's payment unlock screen gets: the open result, and how to show it once its master is ready. */
@@ -35,6 +37,12 @@ export interface ResultUnlockProps {
   track: { id: string; service: string; status: string; filename: string; isDemo: boolean; unlocked: boolean };
   /** The master is ready: the studio refreshes the track and the recent list. */
   onUnlocked(): void;
+}
+
+/** What the app's mixing studio gets: the open mixing session (in the address) and how to change it. */
+export interface MixingStudioProps {
+  sessionId: string | null;
+  onSession(sessionId: string | null): void;
 }
 
 /** What the app's demo and media library buttons get: the service, the card's options, and how to open a track. */
@@ -58,7 +66,15 @@ export interface RecentTracksProps {
  * upload card, upload ring, processing view, result. The open track is in the address (`?track=`), so a reload
  * in the middle of processing comes back to it.
  */
-export function StudioPage({ className, header, footer, TrackSources, RecentTracks, ResultUnlock }: StudioPageProps) {
+export function StudioPage({
+  className,
+  header,
+  footer,
+  TrackSources,
+  RecentTracks,
+  ResultUnlock,
+  MixingStudio,
+}: StudioPageProps) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const session = useSessionManager();
@@ -71,7 +87,10 @@ export function StudioPage({ className, header, footer, TrackSources, RecentTrac
   // Bumped when a job starts here, so the recent list shows it at once.
   const [refreshSignal, setRefreshSignal] = useState(0);
   const workArea = useRef<HTMLDivElement>(null);
-  const trackQuery = useGetTrackQuery(trackId ?? skipToken);
+  // AI mixing stays "coming soon" in the picker (spec §1), but its screens open from the address.
+  const mixSession = params.get('mix');
+  const mixing = MixingStudio !== undefined && (params.get('service') === 'AI_MIXING' || mixSession !== null);
+  const trackQuery = useGetTrackQuery(trackId && !mixing ? trackId : skipToken);
   const track = trackId && trackQuery.data?.id === trackId ? trackQuery.data : null;
 
   useEffect(() => {
@@ -102,12 +121,13 @@ export function StudioPage({ className, header, footer, TrackSources, RecentTrac
   const choose = (next: ServiceId) => {
     setService(next);
     if (track && track.service !== next) openTrack(null);
-    else if (params.has('service')) {
+    else if (params.has('service') || params.has('mix')) {
       // The address's preselection is spent: a reload keeps the choice just made (from local storage).
       setParams(
         (current) => {
           const rest = new URLSearchParams(current);
           rest.delete('service');
+          rest.delete('mix');
           return rest;
         },
         { replace: true },
@@ -116,6 +136,27 @@ export function StudioPage({ className, header, footer, TrackSources, RecentTrac
     // The work area comes into view (spec §2); jsdom has no scrolling.
     workArea.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
   };
+
+  const openMix = useCallback(
+    (id: string | null) => {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete('track');
+          if (id) {
+            next.set('mix', id);
+            next.delete('service');
+          } else {
+            next.delete('mix');
+            next.set('service', 'AI_MIXING');
+          }
+          return next;
+        },
+        { replace: id === null },
+      );
+    },
+    [setParams],
+  );
 
   const start = async (
     file: File,
@@ -164,7 +205,9 @@ export function StudioPage({ className, header, footer, TrackSources, RecentTrac
           : t('studio:live.failed', { name: track.filename });
 
   let body: ReactNode;
-  if (uploading || !trackId) {
+  if (mixing && MixingStudio) {
+    body = <MixingStudio sessionId={mixSession} onSession={openMix} />;
+  } else if (uploading || !trackId) {
     body = (
       <UploadCard
         key={uploadService}
@@ -228,23 +271,30 @@ export function StudioPage({ className, header, footer, TrackSources, RecentTrac
     <section className={`studio ${className}`}>
       {header}
       <h2>{t('dashboard.pickService')}</h2>
-      <ServiceList selected={service} onSelect={choose} disabled={busy} />
+      <ServiceList selected={mixing ? null : service} onSelect={choose} disabled={busy} mixingLink={!!MixingStudio} />
       <div ref={workArea} className="card work-area">
         <p className="visually-hidden" aria-live="polite">
           {announcement}
         </p>
         <div className="work-area__head">
           <div>
-            <h2>{t(`services.${service}.name`)}</h2>
-            <p className="muted">{t(`services.${service}.description`)}</p>
+            <h2>{t(`services.${mixing ? 'AI_MIXING' : service}.name`)}</h2>
+            <p className="muted">{t(`services.${mixing ? 'AI_MIXING' : service}.description`)}</p>
           </div>
-          {trackId && !busy && (
+          {mixing && mixSession && (
+            <button type="button" className="button button--ghost" onClick={() => openMix(null)}>
+              {t('mixing:session.new')}
+            </button>
+          )}
+          {!mixing && trackId && !busy && (
             <button type="button" className="button button--ghost" onClick={() => openTrack(null)}>
               {t('studio:newUpload')}
             </button>
           )}
         </div>
-        {track && !busy && <p className="work-area__title">{t('studio:recentWork', { name: track.filename })}</p>}
+        {!mixing && track && !busy && (
+          <p className="work-area__title">{t('studio:recentWork', { name: track.filename })}</p>
+        )}
         {body}
       </div>
       {RecentTracks && (

@@ -1,6 +1,6 @@
 import { type ReactNode, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { serverAvailable } from '../api/transfer';
+import { serverAvailable } from '../../../lib/health';
 import type { UploadMessage } from '../errors';
 import { acceptFor, checkFile } from '../validation';
 import { ProgressRing } from './ProgressRing';

@@ -5,7 +5,7 @@ import JSZip from 'jszip';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import en from '../../../locales/en/stems.json';
 import type { StemsBoardProps } from './StemsBoard';
-import { FakeAudioContext, fakeAudio, type FakeSource } from './test/fakeAudioContext';
+import { FakeAudioContext, fakeAudio, type FakeSource } from '../../../components/board/test/fakeAudioContext';
 
 // jsdom has no canvas: wavesurfer is replaced by a recorder of what the board asks it to draw.
 const surfers: Array<{ options: Record<string, unknown>; setTime: jest.Mock; destroy: jest.Mock }> = [];
@@ -20,7 +20,7 @@ jest.mock('wavesurfer.js', () => ({
   },
 }));
 // Jest does not load stylesheets (Vite does in the app).
-jest.mock('./stems.css', () => ({}));
+jest.mock('../../../components/board/board.css', () => ({}));
 // Loaded after the mocks above are registered (the transform does not hoist them above imports).
 let StemsBoard: typeof import('./StemsBoard').StemsBoard;
 

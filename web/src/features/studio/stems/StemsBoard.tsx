@@ -2,13 +2,13 @@ import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'r
 import { useTranslation } from 'react-i18next';
 import { formatDuration } from '../../../lib/format';
 import { buildStemsZip, saveBlob, StemsDownloadError } from '../zip/stemsZip';
-import { stemColour } from './colours';
-import { StemsEngine } from './engine';
-import { gainOf, initialMixer, mixerReducer } from './mixer';
+import { stemColour } from '../../../components/board/colours';
+import { StemsEngine } from '../../../components/board/engine';
+import { gainOf, initialMixer, mixerReducer } from '../../../components/board/mixer';
 import { orderStems } from './order';
-import { peaksOf } from './peaks';
-import { Waveform, type WaveformHandle } from './Waveform';
-import './stems.css';
+import { peaksOf } from '../../../components/board/peaks';
+import { Waveform, type WaveformHandle } from '../../../components/board/Waveform';
+import '../../../components/board/board.css';
 
 export const STEM_MODES = ['vocals', 'drums', 'guitars', 'full'] as const;
 export type StemMode = (typeof STEM_MODES)[number];

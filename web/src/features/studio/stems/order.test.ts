@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { stemColour, STEM_PALETTE, TRACK_PALETTE } from './colours';
+import { stemColour, STEM_PALETTE, TRACK_PALETTE } from '../../../components/board/colours';
 import { orderStems } from './order';
 
 describe('stem order (spec §4)', () => {

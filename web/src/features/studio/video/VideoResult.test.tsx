@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import i18n from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import en from '../../../locales/en/stems.json';
-import { FakeAudioContext, fakeAudio } from '../stems/test/fakeAudioContext';
+import { FakeAudioContext, fakeAudio } from '../../../components/board/test/fakeAudioContext';
 import type { VideoResultProps } from './VideoResult';
 
 // jsdom has no canvas: wavesurfer is replaced by a recorder of what it is asked to draw and of its listeners.

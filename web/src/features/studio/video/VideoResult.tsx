@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDuration } from '../../../lib/format';
-import { peaksOf } from '../stems/peaks';
-import { Waveform, type WaveformHandle } from '../stems/Waveform';
+import { peaksOf } from '../../../components/board/peaks';
+import { Waveform, type WaveformHandle } from '../../../components/board/Waveform';
 import './video.css';
 
 export interface VideoResultProps {
