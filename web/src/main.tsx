@@ -4,7 +4,7 @@ import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router-dom';
 import { createRouter } from './app/router';
 import { type AppStore, makeStore } from './app/store';
-import { currentLanguage, initialLanguage, LANGUAGE_KEY, setupI18n } from './lib/i18n';
+import { currentLanguage, initialLanguage, LANGUAGE_KEY, loadLanguage, setupI18n } from './lib/i18n';
 import { RealtimeClient, realtimeStatusChanged } from './lib/realtime';
 import { registerServiceWorker } from './lib/serviceWorker';
 import { createOidcUserManager, fetchAuthConfig } from './lib/session/oidc';
@@ -13,7 +13,10 @@ import { SessionProvider } from './lib/session/SessionProvider';
 import { applyTheme, readTheme } from './lib/theme';
 import './styles.css';
 
-setupI18n(initialLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages));
+const language = initialLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages);
+setupI18n(language);
+// Only this language's texts are fetched (their own chunk), while the rest of the start-up goes on.
+const texts = loadLanguage(language);
 applyTheme(readTheme(localStorage));
 
 const session = new SessionManager({
@@ -48,14 +51,19 @@ store.subscribe(() => {
 });
 
 const router = createRouter();
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Provider store={store}>
-      <SessionProvider manager={session}>
-        <RouterProvider router={router} />
-      </SessionProvider>
-    </Provider>
-  </StrictMode>,
-);
+// The page renders once the language's texts are in (were their chunk to fail, the keys would show, spec §8).
+void texts
+  .catch((error: unknown) => console.warn('Failed to load the texts', error))
+  .then(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <Provider store={store}>
+          <SessionProvider manager={session}>
+            <RouterProvider router={router} />
+          </SessionProvider>
+        </Provider>
+      </StrictMode>,
+    ),
+  );
 
 if (import.meta.env.PROD) registerServiceWorker();

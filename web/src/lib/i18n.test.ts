@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from '@jest/globals';
-import { initialLanguage, resources } from './i18n';
+import { resources } from '../locales/resources';
+import { initialLanguage } from './i18n';
 
 const SRC = join(__dirname, '..');
 const PLURAL = /_(zero|one|two|few|many|other)$/;

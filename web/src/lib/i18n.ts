@@ -1,15 +1,5 @@
-import i18n from 'i18next';
+import i18n, { type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from '../locales/en/common.json';
-import enMixing from '../locales/en/mixing.json';
-import enPayment from '../locales/en/payment.json';
-import enStems from '../locales/en/stems.json';
-import enStudio from '../locales/en/studio.json';
-import fr from '../locales/fr/common.json';
-import frMixing from '../locales/fr/mixing.json';
-import frPayment from '../locales/fr/payment.json';
-import frStems from '../locales/fr/stems.json';
-import frStudio from '../locales/fr/studio.json';
 import { STORAGE_KEYS } from './session/storage';
 
 export const LANGUAGES = ['en', 'fr'] as const;
@@ -30,13 +20,25 @@ export function initialLanguage(stored: string | null, browser: readonly string[
   return 'fr';
 }
 
-/** One file pair per namespace: `common`, and the studio's, the stems board's, payment's and mixing's (`t('studio:upload.start')`). */
-export const resources = {
-  en: { common: en, studio: enStudio, stems: enStems, payment: enPayment, mixing: enMixing },
-  fr: { common: fr, studio: frStudio, stems: frStems, payment: frPayment, mixing: frMixing },
-} as const;
+/**
+ * Each language's texts (`locales/<language>/index.ts`: one file per namespace) are a chunk of
+ * their own: the app loads only the language in use, and the other one if the user switches (the first route's
+ * JavaScript budget, docs/benchmarks.md).
+ */
+const LANGUAGE_TEXTS: Record<Language, () => Promise<{ default: Record<string, object> }>> = {
+  en: () => import('../locales/en'),
+  fr: () => import('../locales/fr'),
+};
 
-export function setupI18n(language: Language): typeof i18n {
+/** Adds `language`'s texts to i18next unless they are there already. */
+export async function loadLanguage(language: Language): Promise<void> {
+  if (i18n.hasResourceBundle(language, 'common')) return;
+  const { default: texts } = await LANGUAGE_TEXTS[language]();
+  for (const [namespace, bundle] of Object.entries(texts)) i18n.addResourceBundle(language, namespace, bundle);
+}
+
+/** Starts i18next in `language`, with the texts given (the tests give both languages; the app loads its own). */
+export function setupI18n(language: Language, resources: Resource = {}): typeof i18n {
   void i18n.use(initReactI18next).init({
     resources,
     lng: language,
@@ -56,6 +58,7 @@ export function setupI18n(language: Language): typeof i18n {
 /** Switches the interface language and remembers the choice on this device. */
 export async function chooseLanguage(language: Language): Promise<void> {
   localStorage.setItem(LANGUAGE_KEY, language);
+  await loadLanguage(language);
   await i18n.changeLanguage(language);
 }
 

@@ -1,8 +1,9 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, jest } from '@jest/globals';
 import { setupI18n } from '../lib/i18n';
+import { resources } from '../locales/resources';
 
-setupI18n('en');
+setupI18n('en', resources);
 
 afterEach(() => {
   cleanup();

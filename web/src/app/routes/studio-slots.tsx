@@ -1,9 +1,15 @@
+import { lazy, Suspense } from 'react';
 import type { ResultUnlockProps, TrackSourcesProps } from '../../features/studio/components/StudioPage';
 import { DemoButton } from '../../features/library/DemoButton';
 import { MediaLibraryButton } from '../../features/library/MediaLibraryButton';
 import { RecentTracks } from '../../features/library/RecentTracks';
-import { MixingStudio } from '../../features/mixing/MixingStudio';
-import { PaymentUnlock } from '../../features/payment/PaymentUnlock';
+
+// The mixing studio and the payment screens load on use (the first route's JavaScript budget, docs/benchmarks.md):
+// the mixing studio shows inside the studio's own Suspense boundary, the payment block in its own.
+const MixingStudio = lazy(async () => ({ default: (await import('../../features/mixing/MixingStudio')).MixingStudio }));
+const PaymentUnlock = lazy(async () => ({
+  default: (await import('../../features/payment/PaymentUnlock')).PaymentUnlock,
+}));
 
 /** The upload card's other ways to a track: the service's demo and a new job from the media library. */
 function TrackSources({ service, options, onOpen, onStarted }: TrackSourcesProps) {
@@ -17,7 +23,11 @@ function TrackSources({ service, options, onOpen, onStarted }: TrackSourcesProps
 
 /** The payment feature's unlock screen on the studio's result. */
 function ResultUnlock(props: ResultUnlockProps) {
-  return <PaymentUnlock {...props} />;
+  return (
+    <Suspense fallback={null}>
+      <PaymentUnlock {...props} />
+    </Suspense>
+  );
 }
 
 /**

@@ -1,7 +1,9 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Track } from './api';
-import { MediaLibraryDialog } from './MediaLibraryDialog';
+
+// The dialog loads when first opened: it is not part of the studio's first paint (docs/benchmarks.md, "Web client").
+const MediaLibraryDialog = lazy(async () => ({ default: (await import('./MediaLibraryDialog')).MediaLibraryDialog }));
 
 /** The upload card's media library button and its dialog; the dialog closes once the new job has started. */
 export function MediaLibraryButton({
@@ -20,16 +22,20 @@ export function MediaLibraryButton({
       <button type="button" className="button button--ghost" onClick={() => setOpen(true)}>
         {t('library.media.open')}
       </button>
-      <MediaLibraryDialog
-        open={open}
-        service={service}
-        options={options}
-        onClose={() => setOpen(false)}
-        onStarted={(track) => {
-          setOpen(false);
-          onStarted(track);
-        }}
-      />
+      {open && (
+        <Suspense fallback={null}>
+          <MediaLibraryDialog
+            open
+            service={service}
+            options={options}
+            onClose={() => setOpen(false)}
+            onStarted={(track) => {
+              setOpen(false);
+              onStarted(track);
+            }}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

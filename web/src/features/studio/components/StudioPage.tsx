@@ -1,5 +1,5 @@
 import { skipToken } from '@reduxjs/toolkit/query';
-import { type ComponentType, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type ComponentType, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { useAppDispatch } from '../../../lib/hooks';
@@ -10,8 +10,7 @@ import { tracksApi, useGetTrackQuery } from '../api/tracks';
 import { failureKey, uploadMessage, type UploadMessage } from '../errors';
 import { isInProgress, isResult, uploadRingPercent } from '../progress';
 import { initialService, isSelectableService, type ServiceId } from '../services';
-import { ProcessingView } from './ProcessingView';
-import { ResultView } from './ResultView';
+import { ProcessingView, ResultView } from './lazyViews';
 import { ServiceList } from './ServiceList';
 import { UploadCard } from './UploadCard';
 
@@ -295,7 +294,7 @@ export function StudioPage({
         {!mixing && track && !busy && (
           <p className="work-area__title">{t('studio:recentWork', { name: track.filename })}</p>
         )}
-        {body}
+        <Suspense fallback={<p className="muted">{t('app.loading')}</p>}>{body}</Suspense>
       </div>
       {RecentTracks && (
         <RecentTracks
