@@ -37,6 +37,16 @@ export async function loadLanguage(language: Language): Promise<void> {
   for (const [namespace, bundle] of Object.entries(texts)) i18n.addResourceBundle(language, namespace, bundle);
 }
 
+/**
+ * Adds a namespace a lazily loaded feature brings with it (both languages, in the feature's own chunk), so the first
+ * route does not carry texts only that feature shows. Idempotent.
+ */
+export function addFeatureTexts(namespace: string, texts: Record<Language, object>): void {
+  for (const language of LANGUAGES) {
+    if (!i18n.hasResourceBundle(language, namespace)) i18n.addResourceBundle(language, namespace, texts[language]);
+  }
+}
+
 /** Starts i18next in `language`, with the texts given (the tests give both languages; the app loads its own). */
 export function setupI18n(language: Language, resources: Resource = {}): typeof i18n {
   void i18n.use(initReactI18next).init({

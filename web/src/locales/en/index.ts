@@ -1,11 +1,10 @@
 import common from './common.json';
-import mixing from './mixing.json';
 import payment from './payment.json';
 import stems from './stems.json';
 import studio from './studio.json';
 
 /**
- * English, one file per namespace: `common`, the studio's (`t('studio:upload.start')`), the stems board's, payment's and
- * the mixing studio's.
+ * English, one file per namespace: `common`, the studio's (`t('studio:upload.start')`), the stems board's, payment's (the
+ * mixing studio brings its own: `features/mixing/texts.ts`).
  */
-export default { common, studio, stems, payment, mixing };
+export default { common, studio, stems, payment };
