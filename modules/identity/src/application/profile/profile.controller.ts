@@ -26,12 +26,12 @@ export class ProfileController {
   })
   async get(
     @CurrentUser() user: AuthenticatedUser,
-    @Headers('authorization') authorization: string,
+    @Headers('authorization') authorization: string | undefined,
   ): Promise<{ success: true; profile: ProfileView }> {
     let doc = await this.reads.profile(user.userId);
     if (
       !doc.isEmailVerified &&
-      (await this.verification.refresh(user.userId, authorization.replace(/^Bearer\s+/i, '')))
+      (await this.verification.refresh(user.userId, (authorization ?? '').replace(/^Bearer\s+/i, '')))
     ) {
       doc = await this.reads.profile(user.userId);
     }
