@@ -47,7 +47,7 @@ export function ServiceList({ selected, onSelect, disabled = false, mixingLink =
             )}
             {mixingLink && service.id === 'AI_MIXING' && (
               <Link className="service__soon-link" to="/dashboard?service=AI_MIXING">
-                {t('mixing:picker.open')}
+                {t('studio:mixingPicker')}
               </Link>
             )}
           </li>

@@ -282,7 +282,7 @@ export function StudioPage({
           </div>
           {mixing && mixSession && (
             <button type="button" className="button button--ghost" onClick={() => openMix(null)}>
-              {t('mixing:session.new')}
+              {t('studio:newMix')}
             </button>
           )}
           {!mixing && trackId && !busy && (
