@@ -1,4 +1,4 @@
-/* global window, document, localStorage, fetch -- the functions given to page.evaluate run in the browser */
+/* global window, document -- the functions given to page.evaluate run in the browser */
 // The mixing studio in Chromium: the real server and mixer, WAVs made by ffmpeg, the built client.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
