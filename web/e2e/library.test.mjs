@@ -309,4 +309,27 @@ describe('recent tracks and the media library in Chromium', { concurrency: false
     await page.keyboard.press('Escape');
     assert.deepEqual(pageErrors, []);
   });
+  test('a demo opens from the upload card: processed, unlocked, downloadable, and not in the recent list', async () => {
+    // The page speaks French since the language test; the account's demos were provisioned at sign-up.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${server.baseUrl}/dashboard?service=AI_MASTERING`);
+    const demo = page.getByRole('button', { name: 'Essayer la démo' });
+    await demo.waitFor({ timeout: 120_000 });
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('button')].some((b) => b.textContent === 'Essayer la démo' && !b.disabled),
+      null,
+      { timeout: 120_000 },
+    );
+    await demo.click();
+    await page.waitForURL(/[?&]track=/);
+    const id = new URL(page.url()).searchParams.get('track');
+    const track = await api(`/api/audio/track/${id}`);
+    assert.equal(track.isDemo, true);
+    assert.equal(track.service, 'AI_MASTERING');
+    await page.getByText('Votre résultat final est prêt.').waitFor({ timeout: 30_000 });
+    await page.getByText('WAV 44,1 kHz / 16 bits').first().waitFor();
+    const names = await recent().locator('.recent-track__name').allTextContents();
+    assert.equal(names.includes(track.filename), false, 'demos are hidden from the recent list');
+    assert.deepEqual(pageErrors, []);
+  });
 });

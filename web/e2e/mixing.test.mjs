@@ -58,11 +58,16 @@ const call = (path, body) =>
     async ([url, payload]) => {
       const key = Object.keys(localStorage).find((name) => name.startsWith('oidc.user:'));
       const token = JSON.parse(localStorage.getItem(key)).access_token;
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify(payload),
-      });
+      const response = await fetch(
+        url,
+        payload === undefined
+          ? { headers: { Authorization: `Bearer ${token}` } }
+          : {
+              method: 'POST',
+              headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+              body: JSON.stringify(payload),
+            },
+      );
       return { status: response.status, body: await response.json() };
     },
     [path, body],
@@ -227,25 +232,20 @@ describe('the mixing studio in Chromium', { concurrency: false }, () => {
 
   test('once paid for, the board shows the final mix and Download All saves it', async () => {
     const sessionId = new URL(sessionUrl).searchParams.get('mix');
-    // The payment screens are another helper's: a single-track payment through the PayPal sandbox, by API.
-    const intent = await call('/api/payments/createIntent', {
-      provider: 'PAYPAL',
-      currency: 'USD',
-      planId: 'payngo-mixing',
-      billingCycle: 'MONTHLY',
-      paymentType: 'TRACK',
-      trackId: sessionId,
-      service: 'AI_MIXING',
-    });
-    assert.equal(intent.status, 201, JSON.stringify(intent.body));
-    await fetch(`${server.baseUrl}/sandbox/paypal/orders/${intent.body.orderId}/approve`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: '{}',
-    });
-    assert.equal((await call(`/api/payments/paypal/capture/${intent.body.orderId}`, {})).status, 200);
-    const unlocked = await call(`/api/audio/track/${sessionId}/master`, { paymentId: intent.body.paymentId });
-    assert.equal(unlocked.status, 200, JSON.stringify(unlocked.body));
+    // Paid for on the locked board: one mix through the PayPal sandbox's approval page, in a popup.
+    await page.goto(sessionUrl);
+    await page.getByRole('heading', { name: 'Preview Mix: Bamako nights' }).waitFor();
+    await page.locator('.payment-options').getByRole('button', { name: 'Pay for this track' }).click();
+    const panel = page.getByRole('dialog', { name: 'Pay for this track' });
+    const popupOpened = page.waitForEvent('popup');
+    await panel.getByRole('button', { name: /^Pay \$[\d.]+ with PayPal or a card$/ }).click();
+    const popup = await popupOpened;
+    const closed = popup.waitForEvent('close', { timeout: 15_000 });
+    await popup.getByRole('button', { name: 'Approve', exact: true }).click({ noWaitAfter: true });
+    await closed;
+    await page.getByRole('heading', { name: 'Final Mix: Bamako nights' }).waitFor({ timeout: 60_000 });
+    const session = await call(`/api/mixing/sessions/${sessionId}`);
+    assert.equal(session.body.session.unlocked, true);
 
     await page.goto(sessionUrl);
     await page.getByRole('heading', { name: 'Final Mix: Bamako nights' }).waitFor();

@@ -1,5 +1,9 @@
 import { lazy, Suspense } from 'react';
-import type { ResultUnlockProps, TrackSourcesProps } from '../../features/studio/components/StudioPage';
+import type {
+  MixingStudioProps,
+  ResultUnlockProps,
+  TrackSourcesProps,
+} from '../../features/studio/components/StudioPage';
 import { DemoButton } from '../../features/library/DemoButton';
 import { MediaLibraryButton } from '../../features/library/MediaLibraryButton';
 import { RecentTracks } from '../../features/library/RecentTracks';
@@ -30,8 +34,32 @@ function ResultUnlock(props: ResultUnlockProps) {
   );
 }
 
+/** The mixing studio, with the payment feature's unlock block under a locked mix. */
+function Mixing(props: MixingStudioProps) {
+  return (
+    <MixingStudio
+      {...props}
+      unlock={(mix) => (
+        <Suspense fallback={null}>
+          <PaymentUnlock
+            track={{
+              id: mix.sessionId,
+              service: mix.service,
+              status: 'PREVIEW_READY',
+              filename: mix.name,
+              isDemo: false,
+              unlocked: false,
+            }}
+            onUnlocked={mix.onUnlocked}
+          />
+        </Suspense>
+      )}
+    />
+  );
+}
+
 /**
  * What the studio's pages get from the other features (features never import each other; the app composes): the
  * library's buttons and recent list, the payment unlock screen, and the mixing studio.
  */
-export const StudioSlots = { TrackSources, RecentTracks, ResultUnlock, MixingStudio };
+export const StudioSlots = { TrackSources, RecentTracks, ResultUnlock, MixingStudio: Mixing };

@@ -10,11 +10,12 @@ import {
   useGetCreditsQuery,
   useGetPayPerTrackQuery,
   useTrackMasterMutation,
+  useMixStatusMutation,
   useTrackStatusMutation,
   useUnlockMasterMutation,
 } from './api';
 import { type CheckoutOrder, ErrorBanner, OrangeMoneyModal, PaymentMethods, useCheckout } from './Checkout';
-import { canUseCredit, waitForMaster } from './rules';
+import { canUseCredit, unlockLimits, waitForMaster } from './rules';
 import './payment.css';
 
 export interface PaymentUnlockProps {
@@ -43,6 +44,7 @@ export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
   const [unlockMaster] = useUnlockMasterMutation();
   const [askStatus] = useTrackStatusMutation();
   const [askMaster] = useTrackMasterMutation();
+  const [askMix] = useMixStatusMutation();
   const alive = useRef(true);
   useEffect(() => {
     alive.current = true;
@@ -55,12 +57,25 @@ export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
   const awaitMaster = useCallback(async (): Promise<string | null> => {
     setUnlocking(true);
     try {
-      const outcome = await waitForMaster({
-        status: async () => (await askStatus(track.id).unwrap()).status,
-        hasMaster: async () => Boolean((await askMaster(track.id).unwrap()).masterUrl),
-        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-        cancelled: () => !alive.current,
-      });
+      // A mix session has no track status: it is ready once the payment or credit has unlocked it.
+      const mixing = track.service === 'AI_MIXING';
+      const mixUnlocked = async () => (await askMix(track.id).unwrap()).session;
+      const outcome = await waitForMaster(
+        {
+          status: mixing
+            ? async () => {
+                const session = await mixUnlocked();
+                return session.status === 'FAILED' ? 'FAILED' : session.unlocked ? 'MASTER_READY' : session.status;
+              }
+            : async () => (await askStatus(track.id).unwrap()).status,
+          hasMaster: mixing
+            ? async () => (await mixUnlocked()).unlocked
+            : async () => Boolean((await askMaster(track.id).unwrap()).masterUrl),
+          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+          cancelled: () => !alive.current,
+        },
+        unlockLimits(track.service),
+      );
       if (outcome === 'ready') {
         setThanks(true);
         setPanelOpen(false);
@@ -71,7 +86,7 @@ export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
     } finally {
       if (alive.current) setUnlocking(false);
     }
-  }, [askMaster, askStatus, onUnlocked, track.id]);
+  }, [askMaster, askMix, askStatus, onUnlocked, track.id, track.service]);
 
   const checkout = useCheckout(async (paymentId) => {
     // The payment unlocks the track by itself; asking again with it is harmless and quicker when it is done.

@@ -108,6 +108,10 @@ const paymentApi = api.injectEndpoints({
     trackMaster: build.mutation<{ masterUrl: string | null; unlocked: boolean }, string>({
       query: (id) => ({ url: `/audio/track/${encodeURIComponent(id)}?_=${Date.now()}`, method: 'GET' }),
     }),
+    /** A mix session after its payment: unlocked once the payment is granted (its final mix then streams). */
+    mixStatus: build.mutation<{ session: { status: string; unlocked: boolean } }, string>({
+      query: (id) => ({ url: `/mixing/sessions/${encodeURIComponent(id)}?_=${Date.now()}`, method: 'GET' }),
+    }),
     /** A credit (`{ credit: true }`) or a captured payment (`{ paymentId }`) unlocks the track's master. */
     unlockMaster: build.mutation<
       { success: boolean; creditsRemaining?: number },
@@ -137,5 +141,6 @@ export const {
   useUnlockMasterMutation,
   useTrackStatusMutation,
   useTrackMasterMutation,
+  useMixStatusMutation,
 } = paymentApi;
 export { paymentApi };

@@ -8,6 +8,7 @@ import {
   PAYMENT_LIMITS,
   startCooldown,
   type UnlockProbe,
+  unlockLimits,
   waitForMaster,
   yearlyPrice,
 } from './rules';
@@ -131,5 +132,14 @@ describe('the polling after a payment or a credit (spec §4, §9)', () => {
     const never = probe(['MASTER_READY'], 99);
     await expect(waitForMaster(never.fake)).resolves.toBe('timeout');
     expect(never.calls.master).toBe(1 + PAYMENT_LIMITS.masterRetries);
+  });
+  it('polls a mix at most 30 times, then its final mix 3 more times', async () => {
+    const { fake, calls } = probe(['PROCESSING']);
+    await expect(waitForMaster(fake, unlockLimits('AI_MIXING'))).resolves.toBe('timeout');
+    expect(calls.status).toBe(30);
+    const never = probe(['MASTER_READY'], 99);
+    await expect(waitForMaster(never.fake, unlockLimits('AI_MIXING'))).resolves.toBe('timeout');
+    expect(never.calls.master).toBe(4);
+    expect(unlockLimits('AI_MASTERING')).toBe(PAYMENT_LIMITS);
   });
 });

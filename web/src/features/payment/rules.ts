@@ -17,6 +17,12 @@ export const PAYMENT_LIMITS = {
   yearlyDiscountPercent: 20,
 } as const;
 
+/** Spec §9: a mix is polled at most 30 times, then its final mix's address 3 more times. */
+export const MIXING_LIMITS = { ...PAYMENT_LIMITS, statusPolls: 30, masterRetries: 3 } as const;
+
+/** The limits that apply to a result of `service`. */
+export const unlockLimits = (service: string) => (service === 'AI_MIXING' ? MIXING_LIMITS : PAYMENT_LIMITS);
+
 export type Provider = 'ORANGE_MONEY' | 'PAYPAL';
 
 /** Spec §5: Orange Money only in XOF and out of its cooldown; PayPal (cards too) never in XOF. */
@@ -88,7 +94,10 @@ export interface UnlockProbe {
  * Spec §4, after a payment or a credit: the status every 2 s, up to 60 tries, until the track is MASTER_READY (or
  * COMPLETED); FAILED stops. Then the master's address, up to 10 tries 2 s apart. A failed request counts as a try.
  */
-export async function waitForMaster(probe: UnlockProbe, limits = PAYMENT_LIMITS): Promise<UnlockOutcome> {
+export async function waitForMaster(
+  probe: UnlockProbe,
+  limits: { statusPolls: number; statusPollMs: number; masterRetries: number } = PAYMENT_LIMITS,
+): Promise<UnlockOutcome> {
   let ready = false;
   for (let attempt = 0; attempt < limits.statusPolls; attempt += 1) {
     if (probe.cancelled?.()) return 'timeout';
