@@ -4,7 +4,8 @@ import { TRACK_PALETTE } from '../../components/board/colours';
 import { StemsEngine } from '../../components/board/engine';
 import { gainOf, initialMixer, mixerReducer, type Mixer } from '../../components/board/mixer';
 import { peaksOf } from '../../components/board/peaks';
-import { Waveform, type WaveformHandle } from '../../components/board/Waveform';
+import { ChannelControls, type RowLoad, RowWave } from '../../components/board/RowParts';
+import type { WaveformHandle } from '../../components/board/Waveform';
 import { formatDuration } from '../../lib/format';
 import type { ResultRow } from './api';
 import { MixerReport } from './MixerReport';
@@ -23,9 +24,6 @@ export interface MixingBoardProps {
   rows: readonly ResultRow[];
   fetchAudio(url: string): Promise<Blob>;
 }
-
-type RowLoad =
-  { status: 'loading' } | { status: 'error' } | { status: 'ready'; peaks: Float32Array[]; duration: number };
 
 /** The gains the engine plays: the mixer's, or only one row's while it is played alone. */
 export function playingGains(mixer: Mixer, ids: readonly string[], alone: string | null): Record<string, number> {
@@ -58,7 +56,7 @@ function safeName(name: string): string {
  * mix is unlocked. Each track's row also shows what the mixer decided for it.
  */
 export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio }: MixingBoardProps) {
-  const { t, i18n } = useTranslation('mixing');
+  const { t } = useTranslation('mixing');
   const rows = useMemo(() => boardOrder(given), [given]);
   const ids = useMemo(() => rows.map((row) => row.trackId), [rows]);
   // After ordering, the final mix (when there is one) is the first row, and only that one.
@@ -221,10 +219,6 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
     }
   };
 
-  const percent = useMemo(
-    () => new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'fr-FR', { style: 'percent' }),
-    [i18n.language],
-  );
   const ready = Object.values(loads).some((load) => load.status === 'ready');
   // Spec §5: the board needs at least one row whose audio could be fetched.
   const noSource = rows.length > 0 && rows.every((row) => loads[row.trackId]?.status === 'error');
@@ -331,64 +325,17 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
                 >
                   {rowPlaying ? '❚❚' : '▶'}
                 </button>
-                <button
-                  type="button"
-                  className="stem-row__toggle"
-                  aria-pressed={channel.muted}
-                  aria-label={t('row.mute', { name: label })}
-                  title={t('row.mute', { name: label })}
-                  onClick={() => dispatch({ type: 'toggleMute', id: row.trackId })}
-                >
-                  {t('row.muteShort')}
-                </button>
-                <button
-                  type="button"
-                  className="stem-row__toggle stem-row__toggle--solo"
-                  aria-pressed={channel.solo}
-                  aria-label={t('row.solo', { name: label })}
-                  title={t('row.solo', { name: label })}
-                  onClick={() => dispatch({ type: 'toggleSolo', id: row.trackId })}
-                >
-                  {t('row.soloShort')}
-                </button>
-                <label className="stem-row__volume">
-                  <span className="visually-hidden">{t('row.volume', { name: label })}</span>
-                  <input
-                    type="range"
-                    min={0}
-                    max={1}
-                    step={0.01}
-                    value={channel.volume}
-                    aria-valuetext={percent.format(channel.volume)}
-                    onChange={(event) =>
-                      dispatch({ type: 'setVolume', id: row.trackId, volume: Number(event.target.value) })
-                    }
-                  />
-                  <output aria-hidden="true">{percent.format(channel.volume)}</output>
-                </label>
+                <ChannelControls id={row.trackId} label={label} channel={channel} dispatch={dispatch} />
               </div>
-              <div className="stem-row__wave">
-                {load.status === 'ready' ? (
-                  <Waveform
-                    ref={(handle) => {
-                      if (handle) waveforms.current.set(row.trackId, handle);
-                      else waveforms.current.delete(row.trackId);
-                    }}
-                    peaks={load.peaks}
-                    duration={load.duration}
-                    colour={colour}
-                    onSeek={seek}
-                  />
-                ) : (
-                  <p
-                    className={
-                      load.status === 'error' ? 'stem-row__status stem-row__status--error' : 'stem-row__status'
-                    }
-                  >
-                    {load.status === 'error' ? t('row.failed') : t('row.loading')}
-                  </p>
-                )}
-              </div>
+              <RowWave
+                load={load}
+                colour={colour}
+                onSeek={seek}
+                waveformRef={(handle) => {
+                  if (handle) waveforms.current.set(row.trackId, handle);
+                  else waveforms.current.delete(row.trackId);
+                }}
+              />
               {!final && row.mixer && <MixerReport decisions={row.mixer} name={label} />}
             </li>
           );

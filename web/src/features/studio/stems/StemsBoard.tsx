@@ -7,7 +7,8 @@ import { StemsEngine } from '../../../components/board/engine';
 import { gainOf, initialMixer, mixerReducer } from '../../../components/board/mixer';
 import { orderStems } from './order';
 import { peaksOf } from '../../../components/board/peaks';
-import { Waveform, type WaveformHandle } from '../../../components/board/Waveform';
+import { ChannelControls, type RowLoad, RowWave } from '../../../components/board/RowParts';
+import type { WaveformHandle } from '../../../components/board/Waveform';
 import '../../../components/board/board.css';
 
 export const STEM_MODES = ['vocals', 'drums', 'guitars', 'full'] as const;
@@ -40,9 +41,6 @@ interface Row {
   id: string;
   url: string;
 }
-
-type RowLoad =
-  { status: 'loading' } | { status: 'error' } | { status: 'ready'; peaks: Float32Array[]; duration: number };
 
 const ORIGINAL = 'original';
 
@@ -87,7 +85,7 @@ export function StemsBoard({
   onPlay,
   pauseSignal,
 }: StemsBoardProps) {
-  const { t, i18n } = useTranslation('stems');
+  const { t } = useTranslation('stems');
   const rows = useMemo(() => boardRows(stems, originalUrl), [stems, originalUrl]);
   const rowsKey = rows.map((row) => `${row.id}=${row.url}`).join('\n');
   const idsKey = rows.map((row) => row.id).join('\n');
@@ -253,10 +251,6 @@ export function StemsBoard({
     if (track) return t('stem.track', { number: Number(track[1]) });
     return t(`stem.${type}`, { defaultValue: type.replace(/_/g, ' ') });
   };
-  const percent = useMemo(
-    () => new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'fr-FR', { style: 'percent' }),
-    [i18n.language],
-  );
   const ready = Object.values(loads).some((load) => load.status === 'ready');
   const titleId = `stems-${trackId}-title`;
   const lockedId = `stems-${trackId}-locked`;
@@ -348,64 +342,17 @@ export function StemsBoard({
               <div className="stem-row__controls">
                 <span className="stem-row__swatch" aria-hidden="true" />
                 <span className="stem-row__name">{label}</span>
-                <button
-                  type="button"
-                  className="stem-row__toggle"
-                  aria-pressed={channel.muted}
-                  aria-label={t('row.mute', { name: label })}
-                  title={t('row.mute', { name: label })}
-                  onClick={() => dispatch({ type: 'toggleMute', id: row.id })}
-                >
-                  {t('row.muteShort')}
-                </button>
-                <button
-                  type="button"
-                  className="stem-row__toggle stem-row__toggle--solo"
-                  aria-pressed={channel.solo}
-                  aria-label={t('row.solo', { name: label })}
-                  title={t('row.solo', { name: label })}
-                  onClick={() => dispatch({ type: 'toggleSolo', id: row.id })}
-                >
-                  {t('row.soloShort')}
-                </button>
-                <label className="stem-row__volume">
-                  <span className="visually-hidden">{t('row.volume', { name: label })}</span>
-                  <input
-                    type="range"
-                    min={0}
-                    max={1}
-                    step={0.01}
-                    value={channel.volume}
-                    aria-valuetext={percent.format(channel.volume)}
-                    onChange={(event) =>
-                      dispatch({ type: 'setVolume', id: row.id, volume: Number(event.target.value) })
-                    }
-                  />
-                  <output aria-hidden="true">{percent.format(channel.volume)}</output>
-                </label>
+                <ChannelControls id={row.id} label={label} channel={channel} dispatch={dispatch} />
               </div>
-              <div className="stem-row__wave">
-                {load.status === 'ready' ? (
-                  <Waveform
-                    ref={(handle) => {
-                      if (handle) waveforms.current.set(row.id, handle);
-                      else waveforms.current.delete(row.id);
-                    }}
-                    peaks={load.peaks}
-                    duration={load.duration}
-                    colour={colour}
-                    onSeek={seek}
-                  />
-                ) : (
-                  <p
-                    className={
-                      load.status === 'error' ? 'stem-row__status stem-row__status--error' : 'stem-row__status'
-                    }
-                  >
-                    {load.status === 'error' ? t('row.failed') : t('row.loading')}
-                  </p>
-                )}
-              </div>
+              <RowWave
+                load={load}
+                colour={colour}
+                onSeek={seek}
+                waveformRef={(handle) => {
+                  if (handle) waveforms.current.set(row.id, handle);
+                  else waveforms.current.delete(row.id);
+                }}
+              />
             </li>
           );
         })}

@@ -7,6 +7,7 @@ import i18n from 'i18next';
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initReactI18next } from 'react-i18next';
+import common from '../../../../../locales/en/common.json';
 import en from '../../../../../locales/en/stems.json';
 import '../../../../../styles.css';
 import { VideoResult, type VideoResultProps } from '../../../video/VideoResult';
@@ -59,9 +60,10 @@ function Harness({ config }: { config: Config }) {
 
 const config = (await (await fetch('/config.json')).json()) as Config;
 await i18n.use(initReactI18next).init({
-  resources: { en: { stems: en } },
+  // The board's rows read the shared `board.row.*` texts from `common`.
+  resources: { en: { stems: en, common } },
   lng: 'en',
-  ns: ['stems'],
+  ns: ['stems', 'common'],
   defaultNS: 'stems',
   interpolation: { escapeValue: false },
 });
