@@ -21,6 +21,8 @@ export interface HealthReport {
 
 const TIMEOUT_MS = 2_000;
 const TOOL_CACHE_MS = 60_000;
+/** A failed check is tried again sooner: on a loaded machine `-version` can miss its 5 s once and work after. */
+const TOOL_FAILURE_CACHE_MS = 5_000;
 const DISK_CACHE_MS = 1_000;
 
 function withTimeout<T>(promise: Promise<T>, ms = TIMEOUT_MS): Promise<T> {
@@ -114,10 +116,11 @@ export class HealthService {
     return { freeMb, path: this.config.DATA_DIR };
   }
 
-  /** Runs `ffmpeg -version` (or ffprobe's) at most once a minute: which binary, where it comes from, its version. */
+  /** Runs `ffmpeg -version` (or ffprobe's) at most once a minute (every 5 s while it fails): which binary, where it comes from, its version. */
   private async toolCheck(tool: ToolName): Promise<[string, Check]> {
     const cached = this.tools.get(tool);
-    if (cached && Date.now() - cached.at < TOOL_CACHE_MS) return [tool, cached.check];
+    const life = cached?.check.status === 'up' ? TOOL_CACHE_MS : TOOL_FAILURE_CACHE_MS;
+    if (cached && Date.now() - cached.at < life) return [tool, cached.check];
     const [, check] = await this.probe(tool, async () => {
       const { path, source, version, package: pkg } = await runningTool(tool, this.config);
       return { version, path, source, ...(pkg ? { package: pkg } : {}) };
