@@ -18,9 +18,11 @@ export class AuthGuard implements CanActivate {
     private readonly revoked: RevokedSessions,
   ) {}
 
+  /** Whether a route is public, per controller and handler: decorators do not change once the app runs. */
+  private readonly publicRoutes = new WeakMap<object, WeakMap<object, boolean>>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    if (isPublic) return true;
+    if (this.isPublic(context.getClass(), context.getHandler())) return true;
     const request = context.switchToHttp().getRequest<{ headers: Record<string, string>; user?: AuthenticatedUser }>();
     const token = bearerToken(request.headers.authorization);
     if (!token) throw unauthorized();
@@ -35,6 +37,20 @@ export class AuthGuard implements CanActivate {
       if (error instanceof InvalidTokenError) throw unauthorized();
       throw error;
     }
+  }
+
+  private isPublic(
+    controller: ReturnType<ExecutionContext['getClass']>,
+    handler: ReturnType<ExecutionContext['getHandler']>,
+  ): boolean {
+    let routes = this.publicRoutes.get(controller);
+    if (!routes) this.publicRoutes.set(controller, (routes = new WeakMap()));
+    let isPublic = routes.get(handler);
+    if (isPublic === undefined) {
+      isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, controller]) === true;
+      routes.set(handler, isPublic);
+    }
+    return isPublic;
   }
 }
 

@@ -28,9 +28,17 @@ interface Exchange {
 
 const exchanges = new WeakMap<IncomingMessage, Exchange>();
 
-/** The security headers, set on the raw response so that answers Fastify does not send itself carry them too. */
-function securityHeaders(webOrigins: readonly string[]) {
-  return helmet({
+/**
+ * The security headers, as helmet decides them for this server's options: computed once by running helmet over a
+ * recording response, then set on every raw response (so that answers Fastify does not send itself carry them too).
+ * The options hold no per-request value (no nonce), so every answer gets the same set; running helmet's dozen
+ * middleware per request cost more than the headers themselves.
+ */
+export function securityHeaders(webOrigins: readonly string[]): {
+  set: ReadonlyArray<readonly [string, string]>;
+  removed: readonly string[];
+} {
+  const middleware = helmet({
     contentSecurityPolicy: {
       directives: {
         'default-src': ["'self'"],
@@ -43,6 +51,19 @@ function securityHeaders(webOrigins: readonly string[]) {
     },
     crossOriginEmbedderPolicy: false,
   });
+  const set = new Map<string, string>();
+  const removed: string[] = [];
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => set.set(name, String(value)),
+    removeHeader: (name: string) => {
+      set.delete(name);
+      removed.push(name);
+    },
+  };
+  let failure: unknown;
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => (failure = error));
+  if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+  return { set: [...set], removed };
 }
 
 /**
@@ -59,7 +80,7 @@ export function requestPipeline(
   metrics: Metrics,
   webOrigins: readonly string[],
 ): void {
-  const headers = securityHeaders(webOrigins);
+  const security = securityHeaders(webOrigins);
 
   fastify.addHook('onRequest', (request, reply, done) => {
     const incoming = request.headers[CORRELATION_HEADER] ?? request.headers['x-request-id'];
@@ -69,8 +90,11 @@ export function requestPipeline(
       path: request.url.split('?')[0]!,
       started: process.hrtime.bigint(),
     });
-    reply.raw.setHeader(CORRELATION_HEADER, correlationId);
-    headers(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
+    const raw = reply.raw;
+    raw.setHeader(CORRELATION_HEADER, correlationId);
+    for (const [name, value] of security.set) raw.setHeader(name, value);
+    for (const name of security.removed) raw.removeHeader(name);
+    done();
   });
   fastify.addHook('preHandler', (request, _reply, done) => {
     const exchange = exchanges.get(request.raw);
@@ -90,7 +114,7 @@ export function requestPipeline(
       const route = routeLabel(request);
       const seconds = Number(process.hrtime.bigint() - exchange.started) / 1e9;
       metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, seconds);
-      if (route !== '/metrics' && route !== '/api/health') {
+      if (route !== '/metrics' && route !== '/api/health' && logger.isLevelEnabled('info')) {
         requestContext.run(exchange.context, () =>
           logger.info(
             {

@@ -1,4 +1,7 @@
+import helmet from 'helmet';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -104,10 +107,42 @@ describe('operations endpoints', () => {
     expect(made.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('sets security headers', async () => {
-    const response = await request(test.url).get('/api/health');
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+  it('sets the security headers helmet would set, on API answers, 404s, the web client and /oidc pages', async () => {
+    // What helmet itself sets on a real response, with the server's options, for comparison.
+    const helmetSets = await new Promise<Record<string, string>>((resolve, reject) => {
+      const response = new ServerResponse(new IncomingMessage(new Socket()));
+      response.setHeader('X-Powered-By', 'something');
+      helmet({
+        contentSecurityPolicy: {
+          directives: {
+            'default-src': ["'self'"],
+            'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+            'media-src': ["'self'", 'blob:', 'data:'],
+            'connect-src': [
+              "'self'",
+              'ws:',
+              'wss:',
+              new URL(test.config.oidc.issuer).origin,
+              ...test.config.WEB_ORIGIN,
+            ],
+            'style-src': ["'self'", "'unsafe-inline'"],
+            'worker-src': ["'self'", 'blob:'],
+          },
+        },
+        crossOriginEmbedderPolicy: false,
+      })(response.req, response, (error?: unknown) =>
+        error ? reject(error as Error) : resolve(response.getHeaders() as Record<string, string>),
+      );
+    });
+    expect(Object.keys(helmetSets).length).toBeGreaterThanOrEqual(12);
+    expect(helmetSets['x-powered-by']).toBeUndefined();
+    for (const path of ['/api/health', '/api/nothing-here', '/', '/oidc/.well-known/openid-configuration']) {
+      const response = await request(test.url).get(path);
+      for (const [name, value] of Object.entries(helmetSets))
+        expect([path, name, response.headers[name]]).toEqual([path, name, value]);
+      expect(response.headers['x-powered-by']).toBeUndefined();
+      expect(response.headers['x-correlation-id']).toMatch(/^[\w-]{8,}$/);
+    }
   });
 
   it('serves the OpenAPI document at /api/docs', async () => {
