@@ -1,10 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { copyFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../src/errors';
 import { sine, toChannels } from '../src/eval/signals';
 import { decodeAudio } from '../src/io/decode';
-import { assertAcceptable, claimedFamily, probe, sniffContainer } from '../src/io/probe';
+import {
+  assertAcceptable,
+  claimedFamily,
+  probe,
+  probeCompleteWav,
+  readWavHeader,
+  sniffContainer,
+} from '../src/io/probe';
+import { toolPath } from '../src/io/tools';
 import { resamplePcm } from '../src/io/resample';
 import { ffmpeg, tempDir, writePcm } from './support/media';
 
@@ -192,5 +201,136 @@ describe('resampling (soxr through ffmpeg)', () => {
     const phaseSamples = (Math.atan2(c, s) / (2 * Math.PI)) * 48;
     expect(Math.abs(20 * Math.log10(amp) + 6)).toBeLessThan(0.01);
     expect(Math.abs(phaseSamples)).toBeLessThan(0.25);
+  });
+});
+
+describe('a complete PCM or float WAV is read from its header, as ffprobe reads it', () => {
+  const wavs = tempDir();
+  const at = (name: string) => join(wavs.dir, name);
+  /** A WAV with a hand-written header: `formatTag` 0xfffe writes WAVE_FORMAT_EXTENSIBLE with `subFormat`. */
+  function handWritten(
+    name: string,
+    o: { tag: number; sub?: number; channels: number; rate: number; bits: number; frames: number; trailing?: boolean },
+  ) {
+    const align = (o.channels * o.bits) / 8;
+    const data = o.frames * align;
+    const extensible = o.tag === 0xfffe;
+    const fmt = Buffer.alloc(extensible ? 40 : 16);
+    fmt.writeUInt16LE(o.tag, 0);
+    fmt.writeUInt16LE(o.channels, 2);
+    fmt.writeUInt32LE(o.rate, 4);
+    fmt.writeUInt32LE(o.rate * align, 8);
+    fmt.writeUInt16LE(align, 12);
+    fmt.writeUInt16LE(o.bits, 14);
+    if (extensible) {
+      fmt.writeUInt16LE(22, 16);
+      fmt.writeUInt16LE(o.bits, 18);
+      fmt.writeUInt32LE(o.channels === 2 ? 3 : 4, 20);
+      fmt.writeUInt16LE(o.sub ?? 1, 24);
+      // The rest of the KSDATAFORMAT GUID.
+      Buffer.from('000000001000800000aa00389b71', 'hex').copy(fmt, 26);
+    }
+    const samples = Buffer.alloc(data + (data & 1));
+    for (let i = 0; i < data; i += 1) samples[i] = (i * 37) & 0xff;
+    const trailer = o.trailing
+      ? Buffer.concat([Buffer.from('LIST'), Buffer.from([4, 0, 0, 0]), Buffer.from('INFO')])
+      : Buffer.alloc(0);
+    const chunk = (id: string, body: Buffer) => {
+      const head = Buffer.alloc(8);
+      head.write(id, 0, 'latin1');
+      head.writeUInt32LE(id === 'data' ? data : body.length, 4);
+      return Buffer.concat([head, body]);
+    };
+    const bodies = Buffer.concat([Buffer.from('WAVE'), chunk('fmt ', fmt), chunk('data', samples), trailer]);
+    const riff = Buffer.alloc(8);
+    riff.write('RIFF', 0, 'latin1');
+    riff.writeUInt32LE(bodies.length, 4);
+    writeFileSync(at(name), Buffer.concat([riff, bodies]));
+  }
+  const cases: Array<[string, () => void, boolean]> = [];
+  const made = (name: string, codec: string, rate: number, channels: number, seconds: string) =>
+    cases.push([
+      name,
+      () =>
+        ffmpeg([
+          '-f',
+          'lavfi',
+          '-i',
+          `anoisesrc=d=${seconds}:r=${rate}`,
+          '-ac',
+          String(channels),
+          '-c:a',
+          codec,
+          at(name),
+        ]),
+      true,
+    ]);
+  made('u8.wav', 'pcm_u8', 8000, 1, '0.3');
+  made('s16-44k.wav', 'pcm_s16le', 44100, 2, '3.00001');
+  made('s16-22k.wav', 'pcm_s16le', 22050, 1, '1.23457');
+  made('s24-96k.wav', 'pcm_s24le', 96000, 2, '0.77777');
+  made('s32-48k.wav', 'pcm_s32le', 48000, 6, '0.5');
+  made('f32-11k.wav', 'pcm_f32le', 11025, 2, '2.99999');
+  made('f64-88k.wav', 'pcm_f64le', 88200, 1, '0.1');
+  cases.push([
+    'ext-s24.wav',
+    () => handWritten('ext-s24.wav', { tag: 0xfffe, sub: 1, channels: 2, rate: 44100, bits: 24, frames: 44_101 }),
+    true,
+  ]);
+  cases.push([
+    'ext-f32.wav',
+    () => handWritten('ext-f32.wav', { tag: 0xfffe, sub: 3, channels: 2, rate: 48000, bits: 32, frames: 12_345 }),
+    true,
+  ]);
+  cases.push([
+    'odd-rate.wav',
+    () => handWritten('odd-rate.wav', { tag: 1, channels: 1, rate: 7_777, bits: 8, frames: 10_001 }),
+    true,
+  ]);
+  // Left to ffprobe: trailing chunks, another codec (A-law), and the in-between layouts.
+  cases.push([
+    'trailing.wav',
+    () => handWritten('trailing.wav', { tag: 1, channels: 2, rate: 44100, bits: 16, frames: 4410, trailing: true }),
+    false,
+  ]);
+  made('alaw.wav', 'pcm_alaw', 8000, 1, '0.5');
+  cases[cases.length - 1]![2] = false;
+  afterAll(() => wavs.cleanup());
+
+  it.each(cases)('%s', async (name, make, fromHeader) => {
+    make();
+    const ffprobe = JSON.parse(
+      execFileSync(
+        toolPath('ffprobe'),
+        ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', at(name)],
+        {
+          encoding: 'utf8',
+        },
+      ),
+    ) as { format: { duration: string; format_name: string }; streams: Array<Record<string, unknown>> };
+    const stream = ffprobe.streams[0]!;
+    const wav = (await readWavHeader(at(name), statSync(at(name)).size))!;
+    const known = probeCompleteWav(wav, statSync(at(name)).size);
+    expect(known !== null).toBe(fromHeader);
+    const probed = await probe(at(name));
+    expect({
+      formatName: probed.formatName,
+      durationSec: probed.durationSec,
+      audioDurationSec: probed.audioDurationSec,
+      sampleRate: probed.sampleRate,
+      channels: probed.channels,
+      audioCodec: probed.audioCodec,
+      hasAudio: probed.hasAudio,
+      hasVideo: probed.hasVideo,
+    }).toEqual({
+      formatName: ffprobe.format.format_name,
+      durationSec: Number(ffprobe.format.duration),
+      audioDurationSec: Number(stream.duration),
+      sampleRate: Number(stream.sample_rate),
+      channels: stream.channels,
+      audioCodec: stream.codec_name,
+      hasAudio: true,
+      hasVideo: false,
+    });
   });
 });
