@@ -2,7 +2,7 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '@kora/kernel/nest';
 import { CONFIG, type Config } from '../config/config';
-import { OIDC_SCOPES } from './built-in-provider';
+import { OIDC_SCOPES } from './provider-configuration';
 
 export interface AuthConfig {
   /** The OpenID issuer the client signs in with. */

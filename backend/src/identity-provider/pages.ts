@@ -1,4 +1,12 @@
-import { fill, IDP_STRINGS, type IdpLanguage } from './locales';
+import type { Request, Response } from 'express';
+import { randomBytes } from 'node:crypto';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { Config } from '../config/config';
+import { readCookie, setPageCookie } from './cookies';
+import { fill, IDP_STRINGS, type IdpLanguage, type IdpStrings, pickLanguage } from './locales';
+
+/** The language chosen with `?lang=` on an earlier page. */
+export const LANG_COOKIE = 'kora_lang';
 
 /** Escapes text for HTML element and attribute content. */
 export function escapeHtml(value: string): string {
@@ -89,6 +97,15 @@ export function field(spec: FieldSpec): string {
   }`;
 }
 
+/** The e-mail address field of the sign-in, sign-up and forgotten-password forms. */
+export function emailField(
+  label: string,
+  value: string | undefined,
+  more: Pick<FieldSpec, 'error' | 'autofocus'> = {},
+): string {
+  return field({ name: 'email', label, type: 'email', autocomplete: 'email', value: value ?? '', ...more });
+}
+
 export function alert(message: string | undefined, kind: 'error' | 'notice' = 'error'): string {
   if (!message) return '';
   return `<div class="alert${kind === 'notice' ? ' notice' : ''}" role="${kind === 'error' ? 'alert' : 'status'}">${escapeHtml(message)}</div>`;
@@ -105,6 +122,87 @@ export function links(items: Array<{ href: string; text: string; prefix?: string
         `<span>${item.prefix ? `${escapeHtml(item.prefix)} ` : ''}<a href="${escapeHtml(item.href)}">${escapeHtml(item.text)}</a></span>`,
     )
     .join('')}</div>`;
+}
+
+/**
+ * What every page of the provider does with its request and response: picks the language, sends the page with a
+ * fresh CSP nonce, points the language switch at the same page. The pages' own routes are Express's; the pages
+ * oidc-provider renders itself (logout, its errors) come with a Koa context.
+ */
+export class Pages {
+  constructor(private readonly config: Pick<Config, 'publicUrl' | 'WEB_ORIGIN' | 'secureCookies'>) {}
+
+  /** Renders a page with a fresh CSP nonce for its inline style and script. */
+  render(target: KoaContextWithOIDC | Response, options: PageOptions): string {
+    const nonce = randomBytes(16).toString('base64');
+    const csp = `default-src 'self'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self' ${[
+      this.config.publicUrl,
+      ...this.config.WEB_ORIGIN,
+    ].join(' ')}; frame-ancestors 'none'; base-uri 'none'`;
+    if ('set' in target && typeof (target as KoaContextWithOIDC).set === 'function' && 'oidc' in target) {
+      (target as KoaContextWithOIDC).set('Content-Security-Policy', csp);
+    } else {
+      (target as Response).setHeader('Content-Security-Policy', csp);
+    }
+    return page(options).replaceAll('__NONCE__', nonce);
+  }
+
+  /** Answers one of the pages oidc-provider renders itself (its Koa context) with a page in the context's language. */
+  sendToContext(
+    ctx: KoaContextWithOIDC,
+    content: (t: IdpStrings, language: IdpLanguage) => Omit<PageOptions, 'language'>,
+  ): void {
+    const language = contextLanguage(ctx);
+    const options = content(IDP_STRINGS[language], language);
+    ctx.type = 'html';
+    ctx.body = this.render(ctx, { language, ...options });
+  }
+
+  /** Answers with a page, never cached. */
+  send(
+    res: Response,
+    status: number,
+    language: IdpLanguage,
+    title: string,
+    bodyHtml: string,
+    switchHref?: string,
+  ): void {
+    res.status(status).type('html').setHeader('Cache-Control', 'no-store');
+    res.send(this.render(res, { language, title, body: bodyHtml, ...(switchHref ? { switchHref } : {}) }));
+  }
+
+  /** `?lang=`, then the client's `ui_locales`, then the language cookie, then Accept-Language. */
+  language(req: Request, uiLocales?: unknown): IdpLanguage {
+    const chosen = typeof req.query.lang === 'string' ? req.query.lang : undefined;
+    return pickLanguage(
+      chosen,
+      typeof uiLocales === 'string' ? uiLocales : undefined,
+      req.cookies?.[LANG_COOKIE] ?? readCookie(req, LANG_COOKIE),
+      req.get('accept-language'),
+    );
+  }
+
+  /** Remembers an explicit language choice (?lang=) for the next pages. */
+  rememberLanguage(req: Request, res: Response): void {
+    if (req.query.lang === 'en' || req.query.lang === 'fr') {
+      setPageCookie(res, LANG_COOKIE, req.query.lang, this.config.secureCookies);
+    }
+  }
+
+  /** The same page in the other language. */
+  switchHref(req: Request, language: IdpLanguage): string {
+    return `${req.baseUrl}${req.path}?lang=${language === 'fr' ? 'en' : 'fr'}`;
+  }
+
+  /** The link back to the web client's sign-in, under a page that ends a flow or failed. */
+  linkToApp(language: IdpLanguage): string {
+    return links([{ href: `${this.config.publicUrl}/login`, text: IDP_STRINGS[language].reset.toApp }]);
+  }
+}
+
+/** The language of a page oidc-provider renders: the language cookie, then Accept-Language. */
+function contextLanguage(ctx: KoaContextWithOIDC): IdpLanguage {
+  return pickLanguage(undefined, ctx.cookies.get(LANG_COOKIE), ctx.get('accept-language'));
 }
 
 export { fill };
