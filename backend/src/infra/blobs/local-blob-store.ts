@@ -10,14 +10,26 @@ import {
 } from '@kora/kernel';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+/** fsync: the file's data (or a directory's entries) on the disk, not only in the page cache. */
+async function flush(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Blobs as files under a directory: `<root>/<key>` plus `<key>.type` for the content type. A write goes to a
  * temporary name in the same directory and is renamed into place once complete, so readers never see half a file.
+ * The file's data is flushed to the disk before the rename and the directory after it: once `put` resolves, the blob
+ * survives a power cut, so an event recorded after it never names a file that is gone.
  */
 export class LocalBlobStore extends BlobStore {
   readonly kind = 'local';
@@ -42,9 +54,11 @@ export class LocalBlobStore extends BlobStore {
     try {
       await mkdir(dirname(target), { recursive: true });
       await write(temporary);
+      await flush(temporary);
       await writeFile(`${target}.type`, contentType);
       typeWritten = true;
       await rename(temporary, target);
+      await flush(dirname(target));
     } catch (error) {
       await rm(temporary, { force: true });
       // A sidecar written for a blob that never landed would be an orphan.
