@@ -30,15 +30,23 @@ export function redirectToPublicUrl(
     [canonical, ...otherOrigins.map((origin) => new URL(origin))].map((url) => normalHost(url.host, url.protocol)),
   );
   const base = publicUrl.replace(/\/+$/, '');
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || plainServerPath(request.url)) return done();
     // The path and query as received (of an absolute or `//` target too): the redirect never leaves PUBLIC_URL.
     const target = URL.parse(request.url, 'http://target.invalid');
-    if (!target) return;
-    const path = `${target.pathname}${target.search}`;
-    if (SERVER_PATHS.test(path)) return;
+    const path = target ? `${target.pathname}${target.search}` : '';
     const host = request.host ? normalHost(request.host, canonical.protocol) : '';
-    if (!host || accepted.has(host)) return;
-    return reply.header('Cache-Control', 'no-store').redirect(`${base}${path}`, 302);
+    if (!target || SERVER_PATHS.test(path) || !host || accepted.has(host)) return done();
+    void reply.header('Cache-Control', 'no-store').redirect(`${base}${path}`, 302);
   });
+}
+
+/**
+ * A server path written plainly (`/api/...` with no dot segment, escape or backslash), which URL parsing could not
+ * turn into a page's path: most requests, answered without parsing their URL.
+ */
+function plainServerPath(url: string): boolean {
+  const end = url.indexOf('?');
+  const path = end < 0 ? url : url.slice(0, end);
+  return SERVER_PATHS.test(path) && !path.includes('/.') && !path.includes('%') && !path.includes('\\');
 }
