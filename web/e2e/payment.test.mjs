@@ -1,7 +1,8 @@
 /* global window, document -- the functions given to page.evaluate run in the browser */
 // Payments in Chromium: the real server with its payment sandbox, audio made by ffmpeg, the built client.
 // A pack bought through the PayPal sandbox popup and a credit spent; one track paid with Orange Money in XOF; a
-// declined card; the Orange Money cooldown; plans, usage and payments with that data in English and French.
+// declined card; the Orange Money cooldown; plans, usage and payments with that data in English and French; a PayPal
+// checkout cancelled on the sandbox page, then paid on the second try.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -314,5 +315,86 @@ describe('payments in Chromium', { concurrency: false }, () => {
     await page.goto(trackUrls.first);
     await page.getByText('Merci !').waitFor();
     assert.deepEqual(pageErrors, []);
+  });
+
+  test('Cancel on the PayPal sandbox page: /payment/cancel closes the popup, the panel says so, a second try pays', async () => {
+    // Another account, so the history above stays as it is.
+    const context = await browser.newContext({
+      locale: 'en-US',
+      timezoneId: 'Africa/Dakar',
+      viewport: { width: 1280, height: 900 },
+    });
+    const tab = await context.newPage();
+    tab.setDefaultTimeout(30_000);
+    const errors = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    try {
+      await tab.goto(`${server.baseUrl}/accountSettings?section=plans&service=AI_MASTERING#plansSection`);
+      await tab.waitForURL(/\/oidc\/interaction\//);
+      await signUpOnProvider(tab, server, {
+        firstName: 'Moussa',
+        lastName: 'Sow',
+        email: `moussa.sow.${Date.now()}@example.com`,
+        password: 'Thiossane-Yaay-2026',
+      });
+      await tab.waitForURL(/\/accountSettings/);
+      const section = tab.locator('#plansSection');
+      await tab.getByText('You have no active pack. Choose one below to get credits.').waitFor();
+      await section.getByLabel('Currency').selectOption('USD');
+      await section.getByRole('button', { name: 'Buy Starter' }).click();
+      const panel = tab.getByRole('dialog', { name: 'Buy Starter' });
+      const pay = panel.getByRole('button', { name: 'Pay $19.99 with PayPal or a card' });
+
+      const popupOpened = tab.waitForEvent('popup');
+      await pay.click();
+      const popup = await popupOpened;
+      const visited = [];
+      popup.on('framenavigated', (frame) => {
+        if (frame === popup.mainFrame()) visited.push(new URL(frame.url()).pathname);
+      });
+      await panel.getByText('Finish the payment in the PayPal window...').waitFor();
+      assert.equal(await pay.isDisabled(), true, 'no second payment while the popup is open');
+      // A minute: on a loaded machine the closing page's script can take long to run.
+      const closed = popup.waitForEvent('close', { timeout: 60_000 });
+      await popup.getByRole('button', { name: 'Cancel', exact: true }).click({ noWaitAfter: true });
+      await closed;
+      assert.ok(visited.includes('/payment/cancel'), `the popup went through /payment/cancel: ${visited.join(' ')}`);
+      // The panel says the payment did not go through, and lets the user pay again.
+      const banner = panel.locator('.payment-banner--error');
+      await banner.getByText("The payment couldn't be completed. Please try again.").waitFor({ timeout: 15_000 });
+      assert.equal(await panel.getByText('Payment received. Thank you!').count(), 0);
+      await tab.waitForFunction(
+        () => [...document.querySelectorAll('.payment-methods__paypal')].some((button) => !button.disabled),
+        null,
+        { timeout: 15_000 },
+      );
+      assert.equal(await tab.locator('.pack').count(), 0, 'a cancelled checkout grants nothing');
+
+      const again = tab.waitForEvent('popup');
+      await pay.click();
+      const second = await again;
+      // The first error gives way to the new attempt.
+      assert.equal(await panel.locator('.payment-banner--error').count(), 0);
+      const secondClosed = second.waitForEvent('close', { timeout: 60_000 });
+      await second.getByRole('button', { name: 'Approve', exact: true }).click({ noWaitAfter: true });
+      await secondClosed;
+      await panel.getByText('Payment received. Thank you!').waitFor({ timeout: 15_000 });
+      await panel.waitFor({ state: 'detached', timeout: 20_000 });
+      await tab
+        .locator('.pack')
+        .getByText(/5 left, 0 used of 5/)
+        .waitFor({ timeout: 15_000 });
+
+      // The history: the cancelled checkout took no money, the second one is the paid pack.
+      await tab.goto(`${server.baseUrl}/accountSettings?section=payments`);
+      const payments = tab.locator('section[aria-labelledby=payments-title]');
+      await payments.locator('tbody tr').nth(1).waitFor();
+      const rows = await payments.locator('tbody tr').allInnerTexts();
+      assert.equal(rows.length, 2);
+      assert.equal(rows.filter((row) => /Paid/.test(row)).length, 1, rows.join(' | '));
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
   });
 });

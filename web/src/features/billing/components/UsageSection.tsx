@@ -10,6 +10,9 @@ import { Pagination } from '../../../components/Pagination';
 
 export const USAGE_PAGE_SIZE = 10;
 
+/** A track name as shown: every HTML tag stripped (spec §5); the search looks at this, not at the raw name. */
+const shownName = (trackName: string): string => trackName.replace(/<[^>]*>/g, '');
+
 /** Credit usage history: search, a table of date, track, service, duration and credits, 10 per page. */
 export function UsageSection({ reloadToken }: SettingsSectionProps) {
   const { t, i18n } = useTranslation();
@@ -20,7 +23,7 @@ export function UsageSection({ reloadToken }: SettingsSectionProps) {
   const entries = useMemo(() => {
     const needle = search.trim().toLowerCase();
     const list = history.isError ? [] : (history.data ?? []);
-    return needle ? list.filter((entry) => entry.trackName.toLowerCase().includes(needle)) : list;
+    return needle ? list.filter((entry) => shownName(entry.trackName).toLowerCase().includes(needle)) : list;
   }, [history.data, history.isError, search]);
   const pages = pageCount(entries.length, USAGE_PAGE_SIZE);
 
@@ -64,7 +67,7 @@ export function UsageSection({ reloadToken }: SettingsSectionProps) {
                 {pageOf(entries, page, USAGE_PAGE_SIZE).map((entry) => (
                   <tr key={entry.id}>
                     <td>{formatDate(entry.date, i18n.language)}</td>
-                    <td>{entry.trackName.replace(/<[^>]*>/g, '')}</td>
+                    <td>{shownName(entry.trackName)}</td>
                     <td>{t(`services.${entry.serviceType}.name`, { defaultValue: entry.serviceType })}</td>
                     <td>{formatDuration(entry.trackDuration)}</td>
                     <td>{formatNumber(entry.creditsUsed, i18n.language)}</td>
