@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { type RecordedEvent, streamId } from '@kora/kernel';
 import { RealtimeRegistry } from '@kora/kernel/nest';
-import type { MixEvent } from '../contracts/events';
+import type { MixEvent } from '../../contracts/events';
 
 const STATUS: Partial<Record<MixEvent['type'], string>> = {
   MixRequested: 'PROCESSING',

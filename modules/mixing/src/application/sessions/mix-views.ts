@@ -1,4 +1,4 @@
-import type { MixSessionDocument } from '../contracts/queries';
+import type { MixSessionDocument } from '../../contracts/queries';
 
 const stripTags = (text: string): string => text.replace(/<[^>]*>?/g, '').trim();
 

@@ -7,7 +7,7 @@ import {
   REVERB_PREFERENCES,
 } from '@kora/audio-engine';
 import { ValidationFailedError } from '@kora/kernel';
-import type { MixTrackSettings } from '../contracts/events';
+import type { MixTrackSettings } from '../../contracts/events';
 
 export const DEFAULT_STYLE = 'POP';
 export const DEFAULT_SAMPLE_RATE = 44100;

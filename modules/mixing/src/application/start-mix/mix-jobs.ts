@@ -11,9 +11,9 @@ import {
   ProcessorRegistry,
   RealtimeRegistry,
 } from '@kora/kernel/nest';
-import type { MixEvent, MixTrackFile, MixTrackSettings } from '../contracts/events';
-import { sessionDecider } from '../domain/session';
-import { MixCommands } from './mix-commands';
+import type { MixEvent, MixTrackFile, MixTrackSettings } from '../../contracts/events';
+import { sessionDecider } from '../../domain/session';
+import { MixCommands } from '../mix-commands';
 
 export const MIX_JOB = 'mix';
 

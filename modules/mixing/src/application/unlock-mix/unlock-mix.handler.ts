@@ -1,10 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CommandContexts } from '@kora/kernel/nest';
 import { EventStore, mixStream } from '@kora/kernel';
-import { UnlockMix } from '../contracts/commands';
-import type { MixEvent } from '../contracts/events';
-import { sessionDecider, sessionNotFound } from '../domain/session';
-import { MixCommands } from './mix-commands';
+import { UnlockMix } from '../../contracts/commands';
+import type { MixEvent } from '../../contracts/events';
+import { sessionDecider, sessionNotFound } from '../../domain/session';
+import { MixCommands } from '../mix-commands';
 
 /** The seam billing unlocks a mix through: true when the session was unlocked now, false when it already was. */
 @CommandHandler(UnlockMix)
