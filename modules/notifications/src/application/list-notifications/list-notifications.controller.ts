@@ -1,11 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { EventStore, handleCommand, notificationsStream, ProjectionRunner, ValidationFailedError } from '@kora/kernel';
-import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
-import type { NotificationKind } from '../contracts/events';
-import { GetNotification, GetNotifications, type NotificationDocument } from '../contracts/queries';
-import { inboxDecider, NotificationNotFoundError } from '../domain/notifications';
+import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
+import type { NotificationKind } from '../../contracts/events';
+import { GetNotifications, type NotificationDocument } from '../../contracts/queries';
 
 export interface NotificationView {
   id: string;
@@ -37,22 +35,17 @@ export function notificationView(doc: NotificationDocument, language: 'en' | 'fr
   };
 }
 
-const ACKNOWLEDGEABLE: readonly NotificationKind[] = ['PREVIEW_READY', 'MASTER_READY', 'STEMS_READY'];
-const READ_MODELS = ['notifications'];
-
 @ApiTags('notifications')
 @ApiBearerAuth()
 @Controller('api/notifications')
-export class NotificationsController {
-  constructor(
-    private readonly queries: QueryBus,
-    private readonly store: EventStore,
-    private readonly contexts: CommandContexts,
-    private readonly projections: ProjectionRunner,
-  ) {}
+export class ListNotificationsController {
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ summary: 'The newest 50 notifications; `type=PUSH` filters the channel; SENT means unread' })
+  @ApiOperation({
+    operationId: 'NotificationsController_list',
+    summary: 'The newest 50 notifications; `type=PUSH` filters the channel; SENT means unread',
+  })
   async list(
     @CurrentUser() user: AuthenticatedUser,
     @Query('type') type?: string,
@@ -66,55 +59,5 @@ export class NotificationsController {
       notifications: docs.map((doc) => notificationView(doc, language)),
       unreadCount: docs.filter((doc) => doc.status === 'SENT').length,
     };
-  }
-
-  @Patch(':id/read')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Mark a notification read (idempotent)' })
-  async markRead(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ success: true }> {
-    const doc = await this.queries.execute<GetNotification, NotificationDocument | null>(
-      new GetNotification(user.userId, id),
-    );
-    if (!doc) throw new NotificationNotFoundError();
-    const result = await handleCommand(
-      this.store,
-      notificationsStream(user.userId),
-      inboxDecider,
-      { type: 'MarkRead', notificationId: id },
-      this.contexts.forUser(user.userId),
-      { retries: 3 },
-    );
-    if (result.append) await this.projections.waitFor(result.append.position, 5_000, READ_MODELS);
-    return { success: true };
-  }
-
-  @Post('acknowledge')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Record that the client showed a result (once per track and type)' })
-  async acknowledge(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: { trackId?: unknown; notificationType?: unknown },
-  ): Promise<{ success: true; acknowledged: boolean }> {
-    const fields: Record<string, string> = {};
-    if (typeof body?.trackId !== 'string' || body.trackId.length === 0 || body.trackId.length > 100) {
-      fields.trackId = 'notifications.errors.trackIdRequired';
-    }
-    if (!ACKNOWLEDGEABLE.includes(body?.notificationType as NotificationKind)) {
-      fields.notificationType = 'notifications.errors.invalidType';
-    }
-    if (Object.keys(fields).length > 0) throw new ValidationFailedError(fields);
-    const result = await handleCommand(
-      this.store,
-      notificationsStream(user.userId),
-      inboxDecider,
-      {
-        type: 'Acknowledge',
-        trackId: body.trackId as string,
-        notificationType: body.notificationType as NotificationKind,
-      },
-      this.contexts.forUser(user.userId),
-      { retries: 3 },
-    );
-    return { success: true, acknowledged: result.events.length > 0 };
   }
 }

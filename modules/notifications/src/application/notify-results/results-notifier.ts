@@ -3,8 +3,8 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { GetTrack, type TrackDocument, type TrackEvent, type TrackService } from '@kora/audio/contracts';
 import { type RecordedEvent, streamId } from '@kora/kernel';
 import { ProcessorRegistry } from '@kora/kernel/nest';
-import { SendNotification } from '../contracts/commands';
-import type { LocalisedText, NotificationKind } from '../contracts/events';
+import { SendNotification } from '../../contracts/commands';
+import type { LocalisedText, NotificationKind } from '../../contracts/events';
 
 type Watched = Extract<TrackEvent, { type: 'PreviewReady' | 'StemsReady' | 'MasterReady' | 'ProcessingFailed' }>;
 

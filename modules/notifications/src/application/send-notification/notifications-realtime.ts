@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { RecordedEvent } from '@kora/kernel';
 import { RealtimeRegistry } from '@kora/kernel/nest';
-import type { NotificationSent } from '../contracts/events';
+import type { NotificationSent } from '../../contracts/events';
 
 /** `notification.created` to the owner's sockets, with the text in both languages. */
 @Injectable()

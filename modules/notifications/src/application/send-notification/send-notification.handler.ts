@@ -2,8 +2,8 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStore, notificationsStream, toAppend } from '@kora/kernel';
 import { CommandContexts } from '@kora/kernel/nest';
 import { createHash } from 'node:crypto';
-import { SendNotification } from '../contracts/commands';
-import type { NotificationSent } from '../contracts/events';
+import { SendNotification } from '../../contracts/commands';
+import type { NotificationSent } from '../../contracts/events';
 
 /** A UUID-shaped id derived from the recipient and the cause: the same cause always gives the same notification. */
 export function notificationIdFor(userId: string, causationId: string): string {
