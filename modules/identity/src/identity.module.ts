@@ -5,7 +5,8 @@ import { PersonalData } from './application/accounts/personal-data';
 import { AfterResponse } from './application/auth/after-response';
 import { AuthController } from './application/auth/auth.controller';
 import { SessionsAfterPasswordReset } from './application/auth/sessions-after-reset';
-import { DeactivateController } from './application/deactivate/deactivate.controller';
+import { DeactivateController, DeleteAccountController } from './application/deactivate/deactivate.controller';
+import { DeactivateService } from './application/deactivate/deactivate.service';
 import { PreferencesController } from './application/preferences/preferences.controller';
 import { EmailVerification } from './application/profile/email-verification';
 import { ProfileController } from './application/profile/profile.controller';
@@ -24,7 +25,15 @@ export class IdentityModule {
   static forRoot(options: IdentityOptions): DynamicModule {
     return {
       module: IdentityModule,
-      controllers: [SignUpController, AuthController, ProfileController, PreferencesController, DeactivateController],
+      // In the order the routes were first published (the OpenAPI document keeps it).
+      controllers: [
+        SignUpController,
+        AuthController,
+        DeleteAccountController,
+        ProfileController,
+        PreferencesController,
+        DeactivateController,
+      ],
       providers: [
         AccountCommands,
         AccountReads,
@@ -32,6 +41,7 @@ export class IdentityModule {
         AccountPurger,
         AfterResponse,
         SignUpService,
+        DeactivateService,
         SessionsAfterPasswordReset,
         EmailVerification,
         { provide: IDENTITY_OPTIONS, useValue: options },

@@ -119,22 +119,4 @@ export class AuthController {
     }
     await this.provider.requestPasswordReset(email, language);
   }
-
-  /** Marks the account for deletion (30 days to change one's mind by signing in) and signs it out everywhere. */
-  @Post('delete-account')
-  @HttpCode(200)
-  @ApiBearerAuth()
-  @ApiOperation({ summary: 'Schedule the account for deletion in 30 days and end its sessions' })
-  async deleteAccount(@CurrentUser() user: AuthenticatedUser): Promise<{ success: true; purgeAfter: string | null }> {
-    const context = this.contexts.forUser(user.userId);
-    await this.provider.endSessions(user.userId);
-    const tokensIssuedUntil = this.revocations.cutoff();
-    const { state } = await this.accounts.execute(
-      user.userId,
-      { type: 'DeactivateAccount', via: 'delete-account', now: context.clock.now(), tokensIssuedUntil },
-      context,
-    );
-    await this.revocations.settled(tokensIssuedUntil);
-    return { success: true, purgeAfter: state.purgeAfter };
-  }
 }
