@@ -11,6 +11,7 @@ import { PreferencesController } from './application/preferences/preferences.con
 import { EmailVerification } from './application/profile/email-verification';
 import { ProfileController } from './application/profile/profile.controller';
 import { AccountPurger, IDENTITY_OPTIONS, type IdentityOptions } from './application/purge/account-purger';
+import { ReactivateAccountService } from './application/reactivate-account/reactivate-account.service';
 import { SignUpController } from './application/sign-up/sign-up.controller';
 import { SignUpService } from './application/sign-up/sign-up.service';
 
@@ -41,6 +42,7 @@ export class IdentityModule {
         AccountPurger,
         AfterResponse,
         SignUpService,
+        ReactivateAccountService,
         DeactivateService,
         SessionsAfterPasswordReset,
         EmailVerification,
