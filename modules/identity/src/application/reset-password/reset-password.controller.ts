@@ -1,8 +1,8 @@
 import { Body, Controller, Headers, HttpCode, Ip, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CodedError, RateLimiter, ReadStore, ValidationFailedError } from '@kora/kernel';
-import { type AuthenticatedUser, CommandContexts, CurrentUser, Public } from '@kora/kernel/nest';
+import { CommandContexts, Public } from '@kora/kernel/nest';
 import {
   GetPreferences,
   GetProfileByEmailFingerprint,
@@ -11,10 +11,9 @@ import {
 } from '../../contracts/queries';
 import type { Language } from '../../contracts/events';
 import { IdentityProvider } from '../../ports/identity-provider';
-import { SessionRevocations } from '../../ports/session-revocations';
 import { AccountCommands } from '../accounts/account-commands';
 import { PersonalData } from '../accounts/personal-data';
-import { AfterResponse } from './after-response';
+import { AfterResponse } from '../accounts/after-response';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 const RESET_PER_ADDRESS = { limit: 10, windowSeconds: 60 * 60 };
@@ -44,7 +43,7 @@ class TooManyRequestsError extends CodedError {
 
 @ApiTags('auth')
 @Controller('api/auth')
-export class AuthController {
+export class ResetPasswordController {
   private readonly limits: RateLimiter;
 
   constructor(
@@ -53,32 +52,10 @@ export class AuthController {
     private readonly personal: PersonalData,
     private readonly contexts: CommandContexts,
     private readonly queries: QueryBus,
-    private readonly revocations: SessionRevocations,
     private readonly afterResponse: AfterResponse,
     reads: ReadStore,
   ) {
     this.limits = new RateLimiter(reads);
-  }
-
-  /**
-   * Ends the user's sessions everywhere: the provider's sessions and refresh tokens, then every access token issued
-   * so far (`SessionsEnded`), which every replica refuses from then on.
-   */
-  @Post('logout')
-  @HttpCode(200)
-  @ApiBearerAuth()
-  @ApiOperation({ summary: "End the user's sessions, revoke their refresh tokens and their access tokens" })
-  async logout(@CurrentUser() user: AuthenticatedUser): Promise<{ ok: true }> {
-    // The provider first, so that no token can be issued after the cutoff.
-    await this.provider.endSessions(user.userId);
-    const tokensIssuedUntil = this.revocations.cutoff();
-    await this.accounts.execute(
-      user.userId,
-      { type: 'EndSessions', reason: 'logout', tokensIssuedUntil },
-      this.contexts.forUser(user.userId),
-    );
-    await this.revocations.settled(tokensIssuedUntil);
-    return { ok: true };
   }
 
   /**
@@ -89,7 +66,10 @@ export class AuthController {
   @Public()
   @Post('reset-password')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Send a password reset link; answers the same whether or not the address exists' })
+  @ApiOperation({
+    operationId: 'AuthController_resetPassword',
+    summary: 'Send a password reset link; answers the same whether or not the address exists',
+  })
   async resetPassword(
     @Body() body: { email?: unknown; language?: unknown },
     @Ip() ip: string,
