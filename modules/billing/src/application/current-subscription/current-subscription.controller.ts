@@ -1,19 +1,11 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query } from '@nestjs/common';
+import { Controller, Get, Inject } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock } from '@kora/kernel';
-import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
+import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { BILLING_SERVICES, type BillingService, PACK_SERVICES } from '../../contracts/events';
-import {
-  type CreditAccountDocument,
-  GetCreditAccount,
-  ListUsage,
-  type PackEntry,
-  type UsageDocument,
-} from '../../contracts/queries';
+import { type CreditAccountDocument, GetCreditAccount, type PackEntry } from '../../contracts/queries';
 import { noSubscription } from '../../domain/errors';
-import { Ledger } from '../ledger';
-import { type IntentAnswer, type IntentRequest, PaymentsService } from '../payments/payments.service';
 
 const left = (pack: PackEntry): number => pack.credits - pack.used - pack.removed;
 
@@ -82,17 +74,17 @@ export function subscriptionView(doc: CreditAccountDocument | null, now: string)
 @ApiTags('billing')
 @ApiBearerAuth()
 @Controller('api/subscriptions')
-export class SubscriptionsController {
+export class CurrentSubscriptionController {
   constructor(
     private readonly queries: QueryBus,
-    private readonly ledger: Ledger,
-    private readonly payments: PaymentsService,
-    private readonly contexts: CommandContexts,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get('current')
-  @ApiOperation({ summary: 'Active packs and credits by service; 404 BILLING.NO_SUBSCRIPTION without an active pack' })
+  @ApiOperation({
+    operationId: 'SubscriptionsController_current',
+    summary: 'Active packs and credits by service; 404 BILLING.NO_SUBSCRIPTION without an active pack',
+  })
   async current(@CurrentUser() user: AuthenticatedUser) {
     const doc = await this.queries.execute<GetCreditAccount, CreditAccountDocument | null>(
       new GetCreditAccount(user.userId),
@@ -104,46 +96,6 @@ export class SubscriptionsController {
       success: true,
       subscription,
       masteringCounts: { total: mastering.total, used: mastering.used, remaining: mastering.remaining },
-    };
-  }
-
-  @Post('subscribe')
-  @ApiOperation({ summary: 'Buy a pack: opens a payment like createIntent (planId, billingCycle, currency, provider)' })
-  subscribe(@CurrentUser() user: AuthenticatedUser, @Body() body: IntentRequest): Promise<IntentAnswer> {
-    return this.payments.createIntent(user.userId, { ...(body ?? {}), paymentType: 'PACK' });
-  }
-
-  @Post('cancel')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Stop the renewal offer; the credits stay usable until each pack’s end date' })
-  async cancel(@CurrentUser() user: AuthenticatedUser) {
-    await this.ledger.credits(
-      user.userId,
-      { type: 'CancelRenewal', now: this.clock.now().toISOString() },
-      this.contexts.forUser(user.userId),
-    );
-    const doc = await this.queries.execute<GetCreditAccount, CreditAccountDocument | null>(
-      new GetCreditAccount(user.userId),
-    );
-    return { success: true, subscription: subscriptionView(doc, this.clock.now().toISOString()) };
-  }
-
-  @Get('usage-history')
-  @ApiOperation({ summary: 'Credits spent, newest first: date, trackName, serviceType, trackDuration, creditsUsed' })
-  async usage(@CurrentUser() user: AuthenticatedUser, @Query('limit') limitText?: string) {
-    const limit = Math.min(1000, Math.max(1, Number.parseInt(limitText ?? '500', 10) || 500));
-    const docs = await this.queries.execute<ListUsage, UsageDocument[]>(new ListUsage(user.userId, limit));
-    return {
-      success: true,
-      history: docs.map((doc) => ({
-        id: doc._id,
-        date: doc.date,
-        trackId: doc.trackId,
-        trackName: doc.trackName,
-        serviceType: doc.serviceType,
-        trackDuration: doc.trackDuration,
-        creditsUsed: doc.creditsUsed,
-      })),
     };
   }
 }

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '@kora/kernel/nest';
 import { BillingError, providerUnavailable } from '../../domain/errors';
 import { OrangeMoneyGateway, PayPalGateway, type PayPalWebhookEvent, ProviderUnavailable } from '../../providers/port';
-import { PaymentsService } from './payments.service';
+import { PaymentsService } from '../payments/payments.service';
 
 const invalidSignature = (): BillingError =>
   new BillingError('BILLING.INVALID_SIGNATURE', 'The callback could not be verified.', 401);

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IDS, type IdGenerator } from '@kora/kernel';
 import { CommandContexts } from '@kora/kernel/nest';
-import type { Money, PaymentKind } from '../contracts/events';
-import { paymentNotFound } from '../domain/errors';
-import { Ledger } from './ledger';
+import type { Money, PaymentKind } from '../../contracts/events';
+import { paymentNotFound } from '../../domain/errors';
+import { Ledger } from '../ledger';
 
 export interface RefundOutcome {
   paymentId: string;
