@@ -227,6 +227,8 @@ describe('deactivation, the 30-day window and the purge', () => {
       ['AccountDeactivated', undefined],
       ['SessionsEnded', 'deactivation'],
     ]);
+    // Both deactivation URLs share one handler: the event still says which one was used.
+    expect((history.at(-2)!.data as { via: string }).via).toBe('settings');
 
     // Signed in again: changes wait for the sign-up call that restores the account.
     const again = await signIn(user);
@@ -290,6 +292,7 @@ describe('deactivation, the 30-day window and the purge', () => {
       'AccountPurged',
       'SessionsEnded',
     ]);
+    expect((history[2]!.data as { via: string }).via).toBe('delete-account');
     const vault = test.app.get(PersonalDataVault);
     const sealed = history.flatMap((event) =>
       Object.values(event.data as Record<string, unknown>).filter(isSealed),

@@ -1,14 +1,23 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AUDIO_OPTIONS, type AudioOptions } from './application/audio-options';
+import { CancelProcessingController } from './application/cancel-processing/cancel-processing.controller';
 import { FilesCleanup } from './application/cleanup/files-cleanup';
 import { ProvisionDemoTrackHandler } from './application/demo/provision-demo.handler';
+import { DeleteTrackController } from './application/delete-track/delete-track.controller';
 import { SendEmailController } from './application/email/send-email';
+import { GetTrackController } from './application/get-track/get-track.controller';
+import { GetTrackStatusController } from './application/get-track-status/get-track-status.controller';
 import { TrackJobHandler } from './application/jobs/track-job-handler';
 import { TrackJobs } from './application/jobs/track-jobs';
+import { ListLibraryController } from './application/list-library/list-library.controller';
+import { ListTracksController } from './application/list-tracks/list-tracks.controller';
+import { ReprocessTrackController } from './application/reprocess-track/reprocess-track.controller';
+import { StreamTrackController } from './application/stream-track/stream-track.controller';
 import { TrackCommands } from './application/track-commands';
-import { TracksController } from './application/tracks/tracks.controller';
+import { OwnedTracks } from './application/tracks/owned-tracks';
 import { TrackRealtime } from './application/tracks/track-realtime';
 import { UnlockTrackHandler } from './application/unlock/unlock-track.handler';
+import { UploadController } from './application/upload/upload.controller';
 import { UploadService } from './application/upload/upload.service';
 
 /**
@@ -20,10 +29,23 @@ export class AudioModule {
   static forRoot(options: AudioOptions): DynamicModule {
     return {
       module: AudioModule,
-      controllers: [TracksController, SendEmailController],
+      // One controller per use case, in the order the routes were first published (the OpenAPI document keeps it).
+      controllers: [
+        UploadController,
+        ListTracksController,
+        ListLibraryController,
+        ReprocessTrackController,
+        GetTrackController,
+        GetTrackStatusController,
+        CancelProcessingController,
+        DeleteTrackController,
+        StreamTrackController,
+        SendEmailController,
+      ],
       providers: [
         { provide: AUDIO_OPTIONS, useValue: options },
         TrackCommands,
+        OwnedTracks,
         UploadService,
         TrackJobs,
         TrackJobHandler,

@@ -1,19 +1,27 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { BILLING_OPTIONS, type BillingOptions } from './application/billing-options';
 import { BillingReactions } from './application/billing-reactions';
+import { CancelOrangeMoneyController } from './application/cancel-orange-money/cancel-orange-money.controller';
+import { CancelRenewalController } from './application/cancel-renewal/cancel-renewal.controller';
+import { CapturePayPalController } from './application/capture-paypal/capture-paypal.controller';
 import { CatalogueService } from './application/catalogue/catalogue.service';
 import { PlansController } from './application/catalogue/plans.controller';
+import { CreatePaymentController } from './application/create-payment/create-payment.controller';
 import { CreditExpiry } from './application/credits/credit-expiry';
+import { CurrentSubscriptionController } from './application/current-subscription/current-subscription.controller';
 import { Grants } from './application/grants';
-import { Refunds } from './application/refunds';
+import { Refunds } from './application/refund/refunds';
 import { Ledger } from './application/ledger';
-import { PaymentsController } from './application/payments/payments.controller';
+import { PaymentConfigController } from './application/payment-config/payment-config.controller';
+import { PaymentHistoryController } from './application/payment-history/payment-history.controller';
+import { PaymentStatusController } from './application/payment-status/payment-status.controller';
 import { PaymentsService } from './application/payments/payments.service';
 import { PaymentReconciler } from './application/payments/reconciler';
-import { WebhooksController } from './application/payments/webhooks.controller';
-import { SubscriptionsController } from './application/subscriptions/subscriptions.controller';
+import { WebhooksController } from './application/provider-callbacks/webhooks.controller';
+import { SubscribeController } from './application/subscribe/subscribe.controller';
 import { UnlockTargets } from './application/targets';
 import { UnlockController } from './application/unlock/unlock.controller';
+import { UsageHistoryController } from './application/usage-history/usage-history.controller';
 import { OrangeMoneyGateway, PayPalGateway } from './providers/port';
 import { PaymentSandbox } from './providers/sandbox/payment-sandbox';
 import { SandboxOrangeMoneyGateway, SandboxPayPalGateway } from './providers/sandbox/sandbox-gateways';
@@ -36,10 +44,19 @@ export class BillingModule {
     const orangeMoney = options.orangeMoney;
     return {
       module: BillingModule,
+      // One controller per use case, in the order the routes were first published (the OpenAPI document keeps it).
       controllers: [
         PlansController,
-        SubscriptionsController,
-        PaymentsController,
+        CurrentSubscriptionController,
+        SubscribeController,
+        CancelRenewalController,
+        UsageHistoryController,
+        PaymentConfigController,
+        CreatePaymentController,
+        PaymentStatusController,
+        CapturePayPalController,
+        CancelOrangeMoneyController,
+        PaymentHistoryController,
         WebhooksController,
         UnlockController,
         // The sandbox's pages, while at least one provider is the sandbox.

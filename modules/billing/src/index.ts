@@ -31,5 +31,5 @@ export {
   type OrangeMoneyRestOptions,
 } from './providers/rest/orange-money-rest';
 export { CreditExpiry } from './application/credits/credit-expiry';
-export { Refunds, type RefundOutcome } from './application/refunds';
+export { Refunds, type RefundOutcome } from './application/refund/refunds';
 export { BillingError } from './domain/errors';

@@ -2,14 +2,17 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AccountCommands } from './application/accounts/account-commands';
 import { AccountReads } from './application/accounts/account-reads';
 import { PersonalData } from './application/accounts/personal-data';
-import { AfterResponse } from './application/auth/after-response';
-import { AuthController } from './application/auth/auth.controller';
-import { SessionsAfterPasswordReset } from './application/auth/sessions-after-reset';
-import { DeactivateController } from './application/deactivate/deactivate.controller';
+import { AfterResponse } from './application/accounts/after-response';
+import { DeactivateController, DeleteAccountController } from './application/deactivate/deactivate.controller';
+import { DeactivateService } from './application/deactivate/deactivate.service';
+import { LogoutController } from './application/logout/logout.controller';
 import { PreferencesController } from './application/preferences/preferences.controller';
 import { EmailVerification } from './application/profile/email-verification';
 import { ProfileController } from './application/profile/profile.controller';
 import { AccountPurger, IDENTITY_OPTIONS, type IdentityOptions } from './application/purge/account-purger';
+import { ReactivateAccountService } from './application/reactivate-account/reactivate-account.service';
+import { ResetPasswordController } from './application/reset-password/reset-password.controller';
+import { SessionsAfterPasswordReset } from './application/reset-password/sessions-after-reset';
 import { SignUpController } from './application/sign-up/sign-up.controller';
 import { SignUpService } from './application/sign-up/sign-up.service';
 
@@ -24,7 +27,16 @@ export class IdentityModule {
   static forRoot(options: IdentityOptions): DynamicModule {
     return {
       module: IdentityModule,
-      controllers: [SignUpController, AuthController, ProfileController, PreferencesController, DeactivateController],
+      // In the order the routes were first published (the OpenAPI document keeps it).
+      controllers: [
+        SignUpController,
+        LogoutController,
+        ResetPasswordController,
+        DeleteAccountController,
+        ProfileController,
+        PreferencesController,
+        DeactivateController,
+      ],
       providers: [
         AccountCommands,
         AccountReads,
@@ -32,6 +44,8 @@ export class IdentityModule {
         AccountPurger,
         AfterResponse,
         SignUpService,
+        ReactivateAccountService,
+        DeactivateService,
         SessionsAfterPasswordReset,
         EmailVerification,
         { provide: IDENTITY_OPTIONS, useValue: options },

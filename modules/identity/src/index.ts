@@ -2,6 +2,6 @@ export { IdentityModule } from './identity.module';
 export { AccountPurger, type IdentityOptions } from './application/purge/account-purger';
 export { IdentityProvider, type PasswordResetHandler, type ProviderProfile } from './ports/identity-provider';
 export { SessionRevocations } from './ports/session-revocations';
-export { AfterResponse } from './application/auth/after-response';
+export { AfterResponse } from './application/accounts/after-response';
 export type { Language } from './contracts/events';
 export { SignUpService, type SignUpResult } from './application/sign-up/sign-up.service';

@@ -1,12 +1,15 @@
 import { Module } from '@nestjs/common';
-import { NotificationsController } from './application/notifications.controller';
-import { NotificationsRealtime } from './application/notifications-realtime';
-import { ResultsNotifier } from './application/results-notifier';
-import { SendNotificationHandler } from './application/send-notification.handler';
+import { AcknowledgeResultController } from './application/acknowledge-result/acknowledge-result.controller';
+import { ListNotificationsController } from './application/list-notifications/list-notifications.controller';
+import { MarkReadController } from './application/mark-read/mark-read.controller';
+import { ResultsNotifier } from './application/notify-results/results-notifier';
+import { NotificationsRealtime } from './application/send-notification/notifications-realtime';
+import { SendNotificationHandler } from './application/send-notification/send-notification.handler';
 
 /** Push notifications: the bell list, read state, acknowledgements, and `SendNotification` for other modules. */
 @Module({
-  controllers: [NotificationsController],
+  // One controller per use case, in the order the routes were first published (the OpenAPI document keeps it).
+  controllers: [ListNotificationsController, MarkReadController, AcknowledgeResultController],
   providers: [SendNotificationHandler, NotificationsRealtime, ResultsNotifier],
 })
 export class NotificationsModule {}

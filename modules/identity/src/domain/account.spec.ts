@@ -109,6 +109,24 @@ describe('registering an account', () => {
     expect(error.status).toBe(410);
   });
 
+  it('reactivates on its own command within 30 days, and refuses it once they are over', () => {
+    const justBefore = after(30, -1);
+    given(deactivated)
+      .when({ type: 'ReactivateAccount', now: justBefore })
+      .then([{ type: 'AccountReactivated', data: { reactivatedAt: justBefore.toISOString() } }]);
+    given(deactivated)
+      .when({ type: 'ReactivateAccount', now: after(30) })
+      .thenThrows(AccountDeletedError);
+  });
+
+  it('has nothing to reactivate on an account that is not deactivated', () => {
+    given([]).when({ type: 'ReactivateAccount', now: t0 }).thenNothingHappened();
+    given(active).when({ type: 'ReactivateAccount', now: t0 }).thenNothingHappened();
+    given(purged)
+      .when({ type: 'ReactivateAccount', now: after(40) })
+      .thenNothingHappened();
+  });
+
   it('registers anew after a purge', () => {
     given(purged)
       .when(register(after(40)))

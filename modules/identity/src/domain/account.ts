@@ -53,6 +53,8 @@ export type AccountCommand =
    */
   | { type: 'EndSessions'; reason: 'logout' | 'password-reset'; tokensIssuedUntil: string }
   | { type: 'DeactivateAccount'; via: 'settings' | 'delete-account'; now: Date; tokensIssuedUntil: string }
+  /** Signing in again within 30 days of a deactivation: nothing to do on an account that is not deactivated. */
+  | { type: 'ReactivateAccount'; now: Date }
   | { type: 'PurgeAccount'; now: Date; tokensIssuedUntil: string };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -109,13 +111,12 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
         const { type: _type, now: _now, ...data } = command;
         return [{ type: 'AccountRegistered', data }];
       }
-      if (state.status === 'deactivated') {
-        // Signing in within the window restores the account; after it, the account is gone.
-        if (purgeDue(state, command.now)) throw new AccountDeletedError();
-        return [{ type: 'AccountReactivated', data: { reactivatedAt: command.now.toISOString() } }];
-      }
+      // Sign-up reactivates first (ReactivateAccount); this covers a deactivation that lands between the two.
+      if (state.status === 'deactivated') return reactivation(state, command.now);
       return command.emailVerified && !state.emailVerified ? [{ type: 'EmailVerified', data: {} }] : [];
     }
+    case 'ReactivateAccount':
+      return state.status === 'deactivated' ? reactivation(state, command.now) : [];
     case 'UpdateProfile': {
       requireActive(state);
       const { type: _type, ...data } = command;
@@ -160,6 +161,12 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
         sessionsEnded('purge', command.tokensIssuedUntil),
       ];
   }
+}
+
+/** Signing in within the window restores a deactivated account; after it, the account is gone. */
+function reactivation(state: AccountState, now: Date): AccountEvent[] {
+  if (purgeDue(state, now)) throw new AccountDeletedError();
+  return [{ type: 'AccountReactivated', data: { reactivatedAt: now.toISOString() } }];
 }
 
 function sessionsEnded(reason: SessionsEnded['data']['reason'], tokensIssuedUntil: string): SessionsEnded {

@@ -1,29 +1,25 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ValidationFailedError } from '@kora/kernel';
-import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
-import { IdentityProvider } from '../../ports/identity-provider';
-import { SessionRevocations } from '../../ports/session-revocations';
-import { AccountCommands } from '../accounts/account-commands';
+import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
+import { DeactivateService } from './deactivate.service';
 
 /** The exact text the user must type to confirm. */
 export const DEACTIVATION_CONFIRMATION = 'DELETE';
+
+/*
+ * Deactivation is published at two URLs, both kept: the account settings' (which asks for the typed confirmation)
+ * and the older `/api/auth/delete-account`. Each controller below only reads its request; `DeactivateService` does
+ * the rest. Two classes because the URLs sit under two prefixes and two OpenAPI tags.
+ */
 
 @ApiTags('user')
 @ApiBearerAuth()
 @Controller('api/user/account')
 export class DeactivateController {
-  constructor(
-    private readonly accounts: AccountCommands,
-    private readonly provider: IdentityProvider,
-    private readonly contexts: CommandContexts,
-    private readonly revocations: SessionRevocations,
-  ) {}
+  constructor(private readonly deactivation: DeactivateService) {}
 
-  /**
-   * Marks the account for deletion: signing in within 30 days restores it, after that its data is deleted for good.
-   * `confirmationText` must be exactly DELETE. Every session ends, and every access token issued so far is refused.
-   */
+  /** `confirmationText` must be exactly DELETE. */
   @Post('deactivate')
   @HttpCode(200)
   @ApiOperation({ summary: 'Schedule the account for deletion; confirmationText must be exactly DELETE' })
@@ -37,16 +33,23 @@ export class DeactivateController {
         'Please type DELETE to confirm',
       );
     }
-    const context = this.contexts.forUser(user.userId);
-    // The provider's sessions and refresh tokens first, so no token can be issued after the cutoff.
-    await this.provider.endSessions(user.userId);
-    const tokensIssuedUntil = this.revocations.cutoff();
-    const { state } = await this.accounts.execute(
-      user.userId,
-      { type: 'DeactivateAccount', via: 'settings', now: context.clock.now(), tokensIssuedUntil },
-      context,
-    );
-    await this.revocations.settled(tokensIssuedUntil);
-    return { success: true, purgeAfter: state.purgeAfter };
+    return this.deactivation.deactivate(user.userId, 'settings');
+  }
+}
+
+@ApiTags('auth')
+@ApiBearerAuth()
+@Controller('api/auth')
+export class DeleteAccountController {
+  constructor(private readonly deactivation: DeactivateService) {}
+
+  @Post('delete-account')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'AuthController_deleteAccount',
+    summary: 'Schedule the account for deletion in 30 days and end its sessions',
+  })
+  deleteAccount(@CurrentUser() user: AuthenticatedUser): Promise<{ success: true; purgeAfter: string | null }> {
+    return this.deactivation.deactivate(user.userId, 'delete-account');
   }
 }

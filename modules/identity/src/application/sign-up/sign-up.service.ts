@@ -5,6 +5,7 @@ import { detectCurrency } from '../../domain/validation';
 import { IdentityProvider, type ProviderProfile } from '../../ports/identity-provider';
 import { AccountCommands } from '../accounts/account-commands';
 import { PersonalData } from '../accounts/personal-data';
+import { ReactivateAccountService } from '../reactivate-account/reactivate-account.service';
 
 export interface SignUpResult {
   ok: true;
@@ -16,7 +17,7 @@ export interface SignUpResult {
 
 /**
  * Registers the person the provider vouched for. The first call records `AccountRegistered`; later calls change
- * nothing, except that signing in within 30 days of a deactivation restores the account.
+ * nothing, except that signing in within 30 days of a deactivation restores the account (reactivate-account/).
  */
 @Injectable()
 export class SignUpService {
@@ -25,10 +26,13 @@ export class SignUpService {
     private readonly accounts: AccountCommands,
     private readonly personal: PersonalData,
     private readonly contexts: CommandContexts,
+    private readonly reactivation: ReactivateAccountService,
   ) {}
 
   /** `acceptLanguage` is the browser's Accept-Language: it picks the first language and currency. */
   async register(userId: string, person: ProviderProfile, acceptLanguage?: string): Promise<SignUpResult> {
+    const context = this.contexts.forUser(userId);
+    if (await this.reactivation.reactivate(userId, context)) return { ok: true, registered: false, reactivated: true };
     const email = person.email.trim().toLowerCase();
     const [given, ...rest] = (person.name ?? '').split(/\s+/).filter(Boolean);
     const firstName = person.givenName ?? given ?? email.split('@')[0]!;
@@ -36,7 +40,6 @@ export class SignUpService {
     const firstTag = (acceptLanguage ?? '').split(',')[0]?.split(';')[0]?.trim();
     const base = (person.locale ?? firstTag ?? '').toLowerCase().split(/[-_]/)[0];
     const language: Language = base === 'en' ? 'en' : 'fr';
-    const context = this.contexts.forUser(userId);
     const { events } = await this.accounts.execute(
       userId,
       {

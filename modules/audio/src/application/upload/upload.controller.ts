@@ -1,0 +1,27 @@
+import { Controller, Post, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
+import type { FastifyRequest } from 'fastify';
+import type { TrackService } from '../../contracts/events';
+import type { TrackView } from '../tracks/track-view';
+import { UploadService } from './upload.service';
+
+@ApiTags('audio')
+@ApiBearerAuth()
+@Controller('api/audio')
+export class UploadController {
+  constructor(private readonly uploads: UploadService) {}
+
+  @Post('upload')
+  @ApiConsumes('multipart/form-data')
+  @ApiOperation({
+    operationId: 'TracksController_upload',
+    summary: 'Upload a file for a service (multipart: file, service, preset, mode); checked by content',
+  })
+  upload(
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: FastifyRequest,
+  ): Promise<TrackView & { service: TrackService }> {
+    return this.uploads.upload(user.userId, request.raw);
+  }
+}

@@ -1,0 +1,38 @@
+import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CLOCK, type Clock } from '@kora/kernel';
+import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
+import { type CreditAccountDocument, GetCreditAccount } from '../../contracts/queries';
+import { subscriptionView } from '../current-subscription/current-subscription.controller';
+import { Ledger } from '../ledger';
+
+@ApiTags('billing')
+@ApiBearerAuth()
+@Controller('api/subscriptions')
+export class CancelRenewalController {
+  constructor(
+    private readonly queries: QueryBus,
+    private readonly ledger: Ledger,
+    private readonly contexts: CommandContexts,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Post('cancel')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'SubscriptionsController_cancel',
+    summary: 'Stop the renewal offer; the credits stay usable until each pack’s end date',
+  })
+  async cancel(@CurrentUser() user: AuthenticatedUser) {
+    await this.ledger.credits(
+      user.userId,
+      { type: 'CancelRenewal', now: this.clock.now().toISOString() },
+      this.contexts.forUser(user.userId),
+    );
+    const doc = await this.queries.execute<GetCreditAccount, CreditAccountDocument | null>(
+      new GetCreditAccount(user.userId),
+    );
+    return { success: true, subscription: subscriptionView(doc, this.clock.now().toISOString()) };
+  }
+}

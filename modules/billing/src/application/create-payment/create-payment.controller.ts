@@ -1,0 +1,21 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
+import { type IntentAnswer, type IntentRequest, PaymentsService } from '../payments/payments.service';
+
+@ApiTags('billing')
+@ApiBearerAuth()
+@Controller('api/payments')
+export class CreatePaymentController {
+  constructor(private readonly payments: PaymentsService) {}
+
+  @Post('createIntent')
+  @ApiOperation({
+    operationId: 'PaymentsController_createIntent',
+    summary:
+      'Open a payment (provider PAYPAL or ORANGE_MONEY) for a pack (planId, billingCycle) or one track (trackId); priced by the server',
+  })
+  createIntent(@CurrentUser() user: AuthenticatedUser, @Body() body: IntentRequest): Promise<IntentAnswer> {
+    return this.payments.createIntent(user.userId, body ?? {});
+  }
+}

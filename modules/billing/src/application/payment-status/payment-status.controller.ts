@@ -1,0 +1,27 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
+import { paymentNotFound } from '../../domain/errors';
+import { PaymentsService } from '../payments/payments.service';
+
+@ApiTags('billing')
+@ApiBearerAuth()
+@Controller('api/payments')
+export class PaymentStatusController {
+  constructor(private readonly payments: PaymentsService) {}
+
+  @Post('status')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'PaymentsController_status',
+    summary: 'A payment’s status (paymentIntentId: our payment id or the provider’s order id)',
+  })
+  status(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() body: { paymentIntentId?: unknown; paymentId?: unknown },
+  ): Promise<{ status: string; paymentStatus: string; paymentId: string }> {
+    const id = body?.paymentIntentId ?? body?.paymentId;
+    if (typeof id !== 'string' || !id) throw paymentNotFound();
+    return this.payments.status(user.userId, id);
+  }
+}

@@ -1,0 +1,50 @@
+import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Public } from '@kora/kernel/nest';
+import { BillingError, providerUnavailable } from '../../domain/errors';
+import { OrangeMoneyGateway, PayPalGateway, type PayPalWebhookEvent, ProviderUnavailable } from '../../providers/port';
+import { PaymentsService } from '../payments/payments.service';
+
+const invalidSignature = (): BillingError =>
+  new BillingError('BILLING.INVALID_SIGNATURE', 'The callback could not be verified.', 401);
+
+/** The provider could not be asked whether a delivery is genuine: 502, so it delivers again later. */
+const unreachable = (error: unknown): never => {
+  throw error instanceof ProviderUnavailable ? providerUnavailable() : error;
+};
+
+/** Provider callbacks: verified by the provider's adapter before anything counts; repeats change nothing. */
+@ApiExcludeController()
+@Public()
+@Controller('api/payments')
+export class WebhooksController {
+  constructor(
+    private readonly payments: PaymentsService,
+    private readonly paypal: PayPalGateway,
+    private readonly orangeMoney: OrangeMoneyGateway,
+  ) {}
+
+  @Post('paypal/webhook')
+  @HttpCode(200)
+  async paypalWebhook(
+    @Headers() headers: Record<string, string | undefined>,
+    @Body() body: unknown,
+  ): Promise<{ received: true }> {
+    const event: PayPalWebhookEvent | null = await this.paypal.verifyWebhook(headers, body).catch(unreachable);
+    if (!event) throw invalidSignature();
+    await this.payments.onPayPalWebhook(event.event_type, event.resource);
+    return { received: true };
+  }
+
+  @Post('orange-money/callback')
+  @HttpCode(200)
+  async orangeMoneyCallback(
+    @Headers() headers: Record<string, string | undefined>,
+    @Body() body: unknown,
+  ): Promise<{ received: true }> {
+    const transaction = await this.orangeMoney.verifyCallback(headers, body).catch(unreachable);
+    if (!transaction) throw invalidSignature();
+    await this.payments.onOrangeMoneyCallback(transaction);
+    return { received: true };
+  }
+}

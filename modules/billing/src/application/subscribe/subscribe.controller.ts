@@ -1,0 +1,20 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
+import { type IntentAnswer, type IntentRequest, PaymentsService } from '../payments/payments.service';
+
+@ApiTags('billing')
+@ApiBearerAuth()
+@Controller('api/subscriptions')
+export class SubscribeController {
+  constructor(private readonly payments: PaymentsService) {}
+
+  @Post('subscribe')
+  @ApiOperation({
+    operationId: 'SubscriptionsController_subscribe',
+    summary: 'Buy a pack: opens a payment like createIntent (planId, billingCycle, currency, provider)',
+  })
+  subscribe(@CurrentUser() user: AuthenticatedUser, @Body() body: IntentRequest): Promise<IntentAnswer> {
+    return this.payments.createIntent(user.userId, { ...(body ?? {}), paymentType: 'PACK' });
+  }
+}

@@ -1,0 +1,18 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
+import { type MixSessionView, sessionView } from '../sessions/mix-views';
+import { SessionReads } from '../sessions/session-reads';
+
+@ApiTags('mixing')
+@ApiBearerAuth()
+@Controller('api/mixing')
+export class GetSessionController {
+  constructor(private readonly reads: SessionReads) {}
+
+  @Get('sessions/:id')
+  @ApiOperation({ operationId: 'SessionsController_get', summary: undefined })
+  async get(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ session: MixSessionView }> {
+    return { session: sessionView(await this.reads.session(user, id)) };
+  }
+}

@@ -1,0 +1,58 @@
+import {
+  guessInstrumentGroup,
+  INSTRUMENT_GROUPS,
+  MUSICAL_STYLES,
+  PAN_PREFERENCES,
+  PRESENCE_SETTINGS,
+  REVERB_PREFERENCES,
+} from '@kora/audio-engine';
+import { ValidationFailedError } from '@kora/kernel';
+import type { MixTrackSettings } from '../../contracts/events';
+
+export const DEFAULT_STYLE = 'POP';
+export const DEFAULT_SAMPLE_RATE = 44100;
+
+const oneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>
+  typeof value === 'string' && (list as readonly string[]).includes(value);
+
+/** Reads a track settings entry; absent fields take the spec's defaults (the group guessed from the file name). */
+export function trackSettings(filename: string, input: unknown, current?: MixTrackSettings): MixTrackSettings {
+  const given = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const fields: Record<string, string> = {};
+  const pick = <T extends string>(key: string, list: readonly T[], fallback: T): T => {
+    const value = given[key];
+    if (value === undefined || value === null) return fallback;
+    if (!oneOf(list, value)) {
+      fields[key] = `mixing.errors.invalid${key[0]!.toUpperCase()}${key.slice(1)}`;
+      return fallback;
+    }
+    return value;
+  };
+  const group = pick(
+    'instrumentGroup',
+    INSTRUMENT_GROUPS,
+    (current?.instrumentGroup as (typeof INSTRUMENT_GROUPS)[number]) ?? guessInstrumentGroup(filename),
+  );
+  const settings: MixTrackSettings = {
+    instrumentGroup: group === 'other' ? 'other_group1' : group,
+    presenceSetting: pick('presenceSetting', PRESENCE_SETTINGS, current?.presenceSetting ?? 'NORMAL'),
+    panPreference: pick('panPreference', PAN_PREFERENCES, current?.panPreference ?? 'NO_PREFERENCE'),
+    reverbPreference: pick('reverbPreference', REVERB_PREFERENCES, current?.reverbPreference ?? 'NONE'),
+  };
+  if (Object.keys(fields).length > 0) throw new ValidationFailedError(fields);
+  return settings;
+}
+
+/** Reads a session's style and sample rate, with the spec's defaults (POP, 44100). */
+export function sessionSettings(
+  input: { mixingStyle?: unknown; musicalStyle?: unknown; sampleRate?: unknown },
+  current?: { mixingStyle: string; sampleRate: 44100 | 48000 },
+) {
+  const fields: Record<string, string> = {};
+  const style = input.mixingStyle ?? input.musicalStyle ?? current?.mixingStyle ?? DEFAULT_STYLE;
+  if (!oneOf(MUSICAL_STYLES, style)) fields.mixingStyle = 'mixing.errors.invalidStyle';
+  const rate = Number(input.sampleRate ?? current?.sampleRate ?? DEFAULT_SAMPLE_RATE);
+  if (rate !== 44100 && rate !== 48000) fields.sampleRate = 'mixing.errors.invalidSampleRate';
+  if (Object.keys(fields).length > 0) throw new ValidationFailedError(fields);
+  return { mixingStyle: style as string, sampleRate: rate as 44100 | 48000 };
+}

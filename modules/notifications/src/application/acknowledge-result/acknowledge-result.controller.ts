@@ -1,0 +1,51 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { EventStore, handleCommand, notificationsStream, ValidationFailedError } from '@kora/kernel';
+import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
+import type { NotificationKind } from '../../contracts/events';
+import { inboxDecider } from '../../domain/notifications';
+
+const ACKNOWLEDGEABLE: readonly NotificationKind[] = ['PREVIEW_READY', 'MASTER_READY', 'STEMS_READY'];
+
+@ApiTags('notifications')
+@ApiBearerAuth()
+@Controller('api/notifications')
+export class AcknowledgeResultController {
+  constructor(
+    private readonly store: EventStore,
+    private readonly contexts: CommandContexts,
+  ) {}
+
+  @Post('acknowledge')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'NotificationsController_acknowledge',
+    summary: 'Record that the client showed a result (once per track and type)',
+  })
+  async acknowledge(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() body: { trackId?: unknown; notificationType?: unknown },
+  ): Promise<{ success: true; acknowledged: boolean }> {
+    const fields: Record<string, string> = {};
+    if (typeof body?.trackId !== 'string' || body.trackId.length === 0 || body.trackId.length > 100) {
+      fields.trackId = 'notifications.errors.trackIdRequired';
+    }
+    if (!ACKNOWLEDGEABLE.includes(body?.notificationType as NotificationKind)) {
+      fields.notificationType = 'notifications.errors.invalidType';
+    }
+    if (Object.keys(fields).length > 0) throw new ValidationFailedError(fields);
+    const result = await handleCommand(
+      this.store,
+      notificationsStream(user.userId),
+      inboxDecider,
+      {
+        type: 'Acknowledge',
+        trackId: body.trackId as string,
+        notificationType: body.notificationType as NotificationKind,
+      },
+      this.contexts.forUser(user.userId),
+      { retries: 3 },
+    );
+    return { success: true, acknowledged: result.events.length > 0 };
+  }
+}
