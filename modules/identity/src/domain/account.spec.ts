@@ -106,7 +106,7 @@ describe('registering an account', () => {
     const error = given(deactivated)
       .when(register(after(30)))
       .thenThrows(AccountDeletedError);
-    expect(error.status).toBe(410);
+    expect(error.kind).toBe('gone');
   });
 
   it('registers anew after a purge', () => {

@@ -54,7 +54,7 @@ export class SessionsController {
     const track = await this.queries.execute<GetMixTrack, MixTrackDocument | null>(
       new GetMixTrack(user.userId, trackId),
     );
-    if (!track) throw new MixError('mixing.trackNotFound', 'Track not found', 404);
+    if (!track) throw new MixError('mixing.trackNotFound', 'Track not found', 'not_found');
     return this.session(user, track.sessionId);
   }
 
@@ -148,7 +148,9 @@ export class SessionsController {
       });
       if (files.length === 0) throw new MixError('mixing.noFiles', 'No files provided for upload');
       if (files.length > room)
-        throw new MixError('mixing.maximumFiles', `A mix takes at most ${MAX_TRACKS} files.`, 400, { max: MAX_TRACKS });
+        throw new MixError('mixing.maximumFiles', `A mix takes at most ${MAX_TRACKS} files.`, 'invalid', {
+          max: MAX_TRACKS,
+        });
       let requested: Array<Record<string, unknown>> = [];
       if (fields.settings) {
         try {
@@ -312,9 +314,9 @@ export class SessionsController {
       : Object.hasOwn(session.files, type)
         ? session.files[type]
         : undefined;
-    if (!key) throw new MixError('mixing.fileNotFound', 'File not found', 404);
+    if (!key) throw new MixError('mixing.fileNotFound', 'File not found', 'not_found');
     if ((type === 'mix' || type.startsWith('track-')) && !session.unlocked) {
-      throw new MixError('mixing.locked', 'Unlock this mix to get the full result.', 403);
+      throw new MixError('mixing.locked', 'Unlock this mix to get the full result.', 'forbidden');
     }
     await sendBlob(this.blobs, key, request, reply, {
       filename: `${session.name.replace(/<[^>]*>?/g, '') || 'mix'}_${type}`,

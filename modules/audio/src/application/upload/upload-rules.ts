@@ -85,7 +85,7 @@ export function checkSize(service: TrackService, size: number): void {
       'upload.fileSizeMax',
       `The file is too large (at most ${max / MB} MB).`,
       { limitMb: max / MB },
-      413,
+      'too_large',
     );
   }
 }

@@ -1,19 +1,17 @@
 import busboy from 'busboy';
 import type { IncomingMessage } from 'node:http';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
-import { CodedError } from '../../errors';
+import { CodedError, type ErrorKind } from '../../errors';
 
 /** A refused upload: `code` is the client's message key, `details` what the message shows (a limit in MB). */
 export class UploadRejectedError extends CodedError {
-  readonly status: number;
   constructor(
     readonly code: string,
     message: string,
     details?: Record<string, unknown>,
-    status = 400,
+    readonly kind: ErrorKind = 'invalid',
   ) {
     super(message, details);
-    this.status = status;
   }
 }
 
@@ -49,7 +47,7 @@ function tooLarge(limit: number, what = 'file'): UploadRejectedError {
     'upload.fileSizeMax',
     `The ${what} is too large (at most ${limitMb} MB).`,
     { limitMb },
-    413,
+    'too_large',
   );
 }
 
@@ -140,7 +138,9 @@ export function receiveMultipart<T>(
       limit.on('error', (error) => {
         if (error instanceof UploadRejectedError) fail(error);
       });
-      stream.on('limit', () => fail(new UploadRejectedError('upload.fileSizeMax', 'The file is too large.', {}, 413)));
+      stream.on('limit', () =>
+        fail(new UploadRejectedError('upload.fileSizeMax', 'The file is too large.', {}, 'too_large')),
+      );
       stream.on('error', (error) => limit.destroy(error));
       stream.pipe(limit);
       let stored: Promise<T>;
