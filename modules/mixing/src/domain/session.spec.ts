@@ -81,14 +81,14 @@ describe('changing the session', () => {
     const error = given(mixing)
       .when({ type: 'ChangeSession', mixingStyle: 'ROCK', sampleRate: 44100 })
       .thenThrows('mixing.busy');
-    expect(error.status).toBe(409);
+    expect(error.kind).toBe('conflict');
   });
 
   it('refuses a session that does not exist', () => {
     const error = given([])
       .when({ type: 'ChangeSession', mixingStyle: 'ROCK', sampleRate: 44100 })
       .thenThrows('mixing.sessionNotFound');
-    expect(error.status).toBe(404);
+    expect(error.kind).toBe('not_found');
   });
 });
 
@@ -109,7 +109,7 @@ describe('adding tracks', () => {
     const error = given([created, added('a'), added('b'), added('c'), added('d')])
       .when({ type: 'AddTracks', tracks: [file('e'), file('f')] })
       .thenThrows(MixError);
-    expect(error).toMatchObject({ code: 'mixing.maximumFiles', status: 400, details: { max: MAX_TRACKS } });
+    expect(error).toMatchObject({ code: 'mixing.maximumFiles', kind: 'invalid', details: { max: MAX_TRACKS } });
   });
 
   it('refuses an empty upload', () => {
@@ -136,7 +136,7 @@ describe('changing a track’s settings', () => {
     const error = given(mixable)
       .when({ type: 'ChangeTrackSettings', trackId: 'zz', settings: lead })
       .thenThrows('mixing.trackNotFound');
-    expect(error.status).toBe(404);
+    expect(error.kind).toBe('not_found');
   });
 
   it('refuses while the mix is being made', () => {
@@ -221,7 +221,7 @@ describe('starting the mix job', () => {
     const error = given(mixing)
       .when({ ...startMix, jobId: 'old' })
       .thenThrows('mixing.staleJob');
-    expect(error.status).toBe(409);
+    expect(error.kind).toBe('conflict');
   });
 });
 
