@@ -8,9 +8,9 @@ export class TrackNotFoundError extends CodedError {
   }
 }
 
-/** The spec's `services.errors.alreadyProcessing`. */
+/** The spec's message `services.errors.alreadyProcessing` (the client's translation of this code). */
 export class AlreadyProcessingError extends CodedError {
-  readonly code = 'services.errors.alreadyProcessing';
+  readonly code = 'TRACKS.ALREADY_PROCESSING';
   readonly kind = 'conflict';
   constructor() {
     super('There is already a track being processed. Please wait for it to complete.');

@@ -54,7 +54,7 @@ export class SessionsController {
     const track = await this.queries.execute<GetMixTrack, MixTrackDocument | null>(
       new GetMixTrack(user.userId, trackId),
     );
-    if (!track) throw new MixError('mixing.trackNotFound', 'Track not found', 'not_found');
+    if (!track) throw new MixError('MIXING.TRACK_NOT_FOUND', 'Track not found', 'not_found');
     return this.session(user, track.sessionId);
   }
 
@@ -146,9 +146,9 @@ export class SessionsController {
           return this.blobs.put(keyOf(trackId), stream, 'audio/wav').then(() => trackId);
         },
       });
-      if (files.length === 0) throw new MixError('mixing.noFiles', 'No files provided for upload');
+      if (files.length === 0) throw new MixError('MIXING.NO_FILES', 'No files provided for upload');
       if (files.length > room)
-        throw new MixError('mixing.maximumFiles', `A mix takes at most ${MAX_TRACKS} files.`, 'invalid', {
+        throw new MixError('MIXING.MAXIMUM_FILES', `A mix takes at most ${MAX_TRACKS} files.`, 'invalid', {
           max: MAX_TRACKS,
         });
       let requested: Array<Record<string, unknown>> = [];
@@ -165,18 +165,18 @@ export class SessionsController {
       const tracks: Array<MixTrackFile & { settings: MixTrackSettings }> = [];
       for (const file of files) {
         if (file.size < MIN_FILE)
-          throw new UploadRejectedError('upload.fileSizeMin', 'The file is too small.', {
+          throw new UploadRejectedError('UPLOAD.FILE_SIZE_MIN', 'The file is too small.', {
             limitMb: MIN_FILE / 1048576,
           });
         const found = await this.blobs
           .withLocalFile(keyOf(file.stored), (path) => probe(path))
           .catch((error: unknown) => {
             if (error instanceof EngineError)
-              throw new UploadRejectedError('upload.fileFormat', 'Mixing takes WAV files only.');
+              throw new UploadRejectedError('UPLOAD.FILE_FORMAT', 'Mixing takes WAV files only.');
             throw error;
           });
         if (found.container !== 'wav' || !found.hasAudio || found.hasVideo) {
-          throw new UploadRejectedError('upload.fileFormat', 'Mixing takes WAV files only.');
+          throw new UploadRejectedError('UPLOAD.FILE_FORMAT', 'Mixing takes WAV files only.');
         }
         const entry = requested.find((candidate) => candidate.fileName === file.filename) ?? {};
         tracks.push({
@@ -314,9 +314,9 @@ export class SessionsController {
       : Object.hasOwn(session.files, type)
         ? session.files[type]
         : undefined;
-    if (!key) throw new MixError('mixing.fileNotFound', 'File not found', 'not_found');
+    if (!key) throw new MixError('MIXING.FILE_NOT_FOUND', 'File not found', 'not_found');
     if ((type === 'mix' || type.startsWith('track-')) && !session.unlocked) {
-      throw new MixError('mixing.locked', 'Unlock this mix to get the full result.', 'forbidden');
+      throw new MixError('MIXING.LOCKED', 'Unlock this mix to get the full result.', 'forbidden');
     }
     await sendBlob(this.blobs, key, request, reply, {
       filename: `${session.name.replace(/<[^>]*>?/g, '') || 'mix'}_${type}`,

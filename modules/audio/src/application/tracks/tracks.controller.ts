@@ -176,11 +176,12 @@ export class TracksController {
   @ApiResponse({ status: 201, description: 'The new track plus `service`' })
   @ApiResponse({
     status: 400,
-    description: 'upload.invalidService, invalidMode, invalidPreset, invalidIntensity, invalidTarget, fileSizeMin…',
+    description:
+      'UPLOAD.INVALID_SERVICE, INVALID_MODE, INVALID_PRESET, INVALID_INTENSITY, INVALID_TARGET, FILE_SIZE_MIN…',
   })
   @ApiResponse({ status: 404, description: 'TRACKS.NOT_FOUND: not an upload of this user' })
-  @ApiResponse({ status: 409, description: 'services.errors.alreadyProcessing' })
-  @ApiResponse({ status: 413, description: 'upload.fileSizeMax' })
+  @ApiResponse({ status: 409, description: 'TRACKS.ALREADY_PROCESSING' })
+  @ApiResponse({ status: 413, description: 'UPLOAD.FILE_SIZE_MAX' })
   reprocess(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
