@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { CommandRunner, EventStore, ProjectionRunner, trackStream } from '@kora/kernel';
+import { CommandRunner, EventStore, ProjectionRunner } from '@kora/kernel';
+import { trackStream } from '../contracts/streams';
 import type { TrackEvent } from '../contracts/events';
 import { type TrackCommand, trackDecider, type TrackState } from '../domain/track';
 

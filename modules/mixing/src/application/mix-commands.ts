@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { CommandRunner, EventStore, mixStream, ProjectionRunner } from '@kora/kernel';
+import { CommandRunner, EventStore, ProjectionRunner } from '@kora/kernel';
+import { mixStream } from '../contracts/streams';
 import type { MixEvent } from '../contracts/events';
 import { type SessionCommand, sessionDecider, type SessionState } from '../domain/session';
 

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { EventStore, handleCommand, notificationsStream, ProjectionRunner, ValidationFailedError } from '@kora/kernel';
+import { EventStore, handleCommand, ProjectionRunner, ValidationFailedError } from '@kora/kernel';
+import { notificationsStream } from '../contracts/streams';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import type { NotificationKind } from '../contracts/events';
 import { GetNotification, GetNotifications, type NotificationDocument } from '../contracts/queries';

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import {
-  accountStream,
   type CommandContext,
   CommandRunner,
   EventStore,
@@ -8,6 +7,7 @@ import {
   type RunOptions,
   type RunResult,
 } from '@kora/kernel';
+import { accountStream } from '../../contracts/streams';
 import type { AccountEvent } from '../../contracts/events';
 import { type AccountCommand, accountDecider, type AccountState } from '../../domain/account';
 import { SessionRevocations } from '../../ports/session-revocations';
