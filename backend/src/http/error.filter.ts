@@ -107,7 +107,11 @@ export class ErrorFilter implements ExceptionFilter {
       const full = new StorageFullError();
       return { statusCode: KIND_STATUS[full.kind], code: full.code, message: full.message };
     }
-    return { statusCode: 500, code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' };
+    return {
+      statusCode: 500,
+      code: 'HTTP.INTERNAL_SERVER_ERROR',
+      message: 'Something went wrong on our side. Please try again.',
+    };
   }
 }
 

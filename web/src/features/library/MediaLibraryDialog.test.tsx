@@ -108,7 +108,7 @@ describe('media library dialog', () => {
   });
 
   it('says when the library cannot be loaded, and loads it again on request', async () => {
-    answer = () => ({ status: 500, body: { statusCode: 500, code: 'INTERNAL', message: 'boom' } });
+    answer = () => ({ status: 500, body: { statusCode: 500, code: 'HTTP.INTERNAL_SERVER_ERROR', message: 'boom' } });
     open();
     await waitFor(() => expect(screen.getByText("We couldn't load your media library.")).toBeTruthy());
     answer = () => ({ status: 200, body: { tracks: FILES } });
