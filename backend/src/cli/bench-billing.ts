@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { IdentityProvider, SignUpService } from '@kora/identity';
-import { toAppend, trackStream, uuidv7 } from '@kora/kernel';
+import { toAppend, uuidv7 } from '@kora/kernel';
+import { trackStream } from '@kora/audio/contracts';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';

@@ -63,7 +63,7 @@ async function main(): Promise<number> {
     } catch (error) {
       if (error instanceof BillingError) {
         console.error(`Refused (${error.code}): ${error.message}`);
-        return error.status === 404 ? 4 : 3;
+        return error.kind === 'not_found' ? 4 : 3;
       }
       throw error;
     }

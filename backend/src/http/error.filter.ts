@@ -1,5 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
-import { CodedError, isStorageFull, StorageFullError, ValidationFailedError } from '@kora/kernel';
+import { CodedError, type ErrorKind, isStorageFull, StorageFullError, ValidationFailedError } from '@kora/kernel';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { LOGGER } from '../observability/logger';
@@ -14,6 +14,21 @@ export interface ErrorBody {
   details?: Record<string, unknown>;
 }
 
+/** The one place a domain error's kind becomes an HTTP status. */
+export const KIND_STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  too_large: 413,
+  too_many_requests: 429,
+  provider_failed: 502,
+  storage_full: 507,
+};
+
 const HTTP_CODES: Record<number, string> = {
   400: 'HTTP.BAD_REQUEST',
   401: 'AUTH.REQUIRED',
@@ -25,7 +40,10 @@ const HTTP_CODES: Record<number, string> = {
   429: 'HTTP.TOO_MANY_REQUESTS',
 };
 
-/** Maps coded domain errors and Nest's HTTP exceptions to HTTP in one place; anything else is a logged 500. */
+/**
+ * Maps coded domain errors (by their kind, `KIND_STATUS`) and Nest's HTTP exceptions to HTTP in one place; anything
+ * else is a logged 500.
+ */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
   constructor(@Inject(LOGGER) private readonly logger: Logger) {}
@@ -44,11 +62,16 @@ export class ErrorFilter implements ExceptionFilter {
 
   private toBody(exception: unknown): ErrorBody {
     if (exception instanceof ValidationFailedError) {
-      return { statusCode: 400, code: exception.code, message: exception.message, fields: exception.fields };
+      return {
+        statusCode: KIND_STATUS[exception.kind],
+        code: exception.code,
+        message: exception.message,
+        fields: exception.fields,
+      };
     }
     if (exception instanceof CodedError) {
       return {
-        statusCode: exception.status,
+        statusCode: KIND_STATUS[exception.kind],
         code: exception.code,
         message: exception.message,
         ...(exception.details ? { details: exception.details } : {}),
@@ -82,9 +105,13 @@ export class ErrorFilter implements ExceptionFilter {
     if (isStorageFull(exception)) {
       // A write that found the disk full (an event append, a file outside the blob store): no bare 500.
       const full = new StorageFullError();
-      return { statusCode: full.status, code: full.code, message: full.message };
+      return { statusCode: KIND_STATUS[full.kind], code: full.code, message: full.message };
     }
-    return { statusCode: 500, code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' };
+    return {
+      statusCode: 500,
+      code: 'HTTP.INTERNAL_SERVER_ERROR',
+      message: 'Something went wrong on our side. Please try again.',
+    };
   }
 }
 

@@ -1,5 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { EventStore, mixStream, processAlive, scratchOwner, trackStream } from '@kora/kernel';
+import { EventStore, processAlive, scratchOwner } from '@kora/kernel';
+import { mixStream } from '@kora/mixing/contracts';
+import { trackStream } from '@kora/audio/contracts';
 import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,6 @@
 import { JobQueue, JobRunner, type ReadStoreJobQueue } from '@kora/kernel/nest';
-import { EventStore, trackStream } from '@kora/kernel';
+import { EventStore } from '@kora/kernel';
+import { trackStream } from '@kora/audio/contracts';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { registeredUser } from '../support/accounts';

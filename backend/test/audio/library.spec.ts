@@ -140,17 +140,17 @@ describe('media library: the uploads listed, and a new job started from one of t
     const head = await events.headPosition();
     const folders = blobFolders();
     const cases: Array<[TestUser, string, unknown, number, string]> = [
-      [awa, songId, {}, 400, 'upload.invalidService'],
-      [awa, songId, { service: 'AI_MIXING' }, 400, 'upload.invalidService'],
-      [awa, songId, { service: 42 }, 400, 'upload.invalidService'],
-      [awa, songId, { service: 'STEM_SEPARATION', mode: 'banjo' }, 400, 'upload.invalidMode'],
-      [awa, songId, { service: 'AUDIO_ENHANCEMENT', preset: ['voice'] }, 400, 'upload.invalidPreset'],
-      [awa, songId, { service: 'AI_MASTERING', target: 'moon' }, 400, 'upload.invalidTarget'],
-      [awa, songId, { service: 'AI_MASTERING', intensity: 'max' }, 400, 'upload.invalidIntensity'],
+      [awa, songId, {}, 400, 'UPLOAD.INVALID_SERVICE'],
+      [awa, songId, { service: 'AI_MIXING' }, 400, 'UPLOAD.INVALID_SERVICE'],
+      [awa, songId, { service: 42 }, 400, 'UPLOAD.INVALID_SERVICE'],
+      [awa, songId, { service: 'STEM_SEPARATION', mode: 'banjo' }, 400, 'UPLOAD.INVALID_MODE'],
+      [awa, songId, { service: 'AUDIO_ENHANCEMENT', preset: ['voice'] }, 400, 'UPLOAD.INVALID_PRESET'],
+      [awa, songId, { service: 'AI_MASTERING', target: 'moon' }, 400, 'UPLOAD.INVALID_TARGET'],
+      [awa, songId, { service: 'AI_MASTERING', intensity: 'max' }, 400, 'UPLOAD.INVALID_INTENSITY'],
       // 350 kB of voice is under mastering's 1 MB minimum.
-      [awa, voiceId, { service: 'AI_MASTERING' }, 400, 'upload.fileSizeMin'],
+      [awa, voiceId, { service: 'AI_MASTERING' }, 400, 'UPLOAD.FILE_SIZE_MIN'],
       // A WAV is no video for the video preset.
-      [awa, voiceId, { service: 'AUDIO_ENHANCEMENT', preset: 'video' }, 400, 'upload.invalidVideoFormat'],
+      [awa, voiceId, { service: 'AUDIO_ENHANCEMENT', preset: 'video' }, 400, 'UPLOAD.INVALID_VIDEO_FORMAT'],
       [kofi, songId, { service: 'AI_MASTERING' }, 404, 'TRACKS.NOT_FOUND'],
       [awa, copyId, { service: 'AI_MASTERING' }, 404, 'TRACKS.NOT_FOUND'], // deleted
       [awa, 'no-such-track', { service: 'AI_MASTERING' }, 404, 'TRACKS.NOT_FOUND'],
@@ -167,7 +167,7 @@ describe('media library: the uploads listed, and a new job started from one of t
     const first = await reprocess(awa, songId, { service: 'AUDIO_ENHANCEMENT', preset: 'music' }).expect(201);
     const second = await reprocess(awa, voiceId, { service: 'AUDIO_ENHANCEMENT' }).expect(409);
     expect(second.body).toMatchObject({
-      code: 'services.errors.alreadyProcessing',
+      code: 'TRACKS.ALREADY_PROCESSING',
       message: 'There is already a track being processed. Please wait for it to complete.',
     });
     await upload(awa, voice, { service: 'AUDIO_ENHANCEMENT' }).expect(409);

@@ -59,9 +59,9 @@ describe('mastering options on upload', () => {
 
   it('refuses an unknown intensity or target with a 400 and its code, storing nothing', async () => {
     for (const [fields, code] of [
-      [{ service: 'AI_MASTERING', intensity: 'extreme' }, 'upload.invalidIntensity'],
-      [{ service: 'AI_MASTERING', target: 'tiktok' }, 'upload.invalidTarget'],
-      [{ service: 'AI_MASTERING', target: '-14' }, 'upload.invalidTarget'],
+      [{ service: 'AI_MASTERING', intensity: 'extreme' }, 'UPLOAD.INVALID_INTENSITY'],
+      [{ service: 'AI_MASTERING', target: 'tiktok' }, 'UPLOAD.INVALID_TARGET'],
+      [{ service: 'AI_MASTERING', target: '-14' }, 'UPLOAD.INVALID_TARGET'],
     ] as const) {
       const answer = await upload(fields).expect(400);
       expect(answer.body).toMatchObject({ statusCode: 400, code });
@@ -73,9 +73,9 @@ describe('mastering options on upload', () => {
   it('refuses a reference that is not audio, a reference outside mastering, and two files', async () => {
     const junk = Buffer.alloc(4096, 7);
     for (const [fields, extra, code] of [
-      [{ service: 'AI_MASTERING' }, [['reference', junk, 'reference.wav']], 'upload.invalidReference'],
-      [{ service: 'STEM_SEPARATION' }, [['reference', reference]], 'upload.invalidReference'],
-      [{ service: 'AI_MASTERING' }, [['file', music]], 'upload.tooManyFiles'],
+      [{ service: 'AI_MASTERING' }, [['reference', junk, 'reference.wav']], 'UPLOAD.INVALID_REFERENCE'],
+      [{ service: 'STEM_SEPARATION' }, [['reference', reference]], 'UPLOAD.INVALID_REFERENCE'],
+      [{ service: 'AI_MASTERING' }, [['file', music]], 'UPLOAD.TOO_MANY_FILES'],
     ] as const) {
       const answer = await upload(fields, extra as unknown as Array<[string, string | Buffer, string?]>).expect(400);
       expect(answer.body).toMatchObject({ statusCode: 400, code });

@@ -1,4 +1,5 @@
-import { EventStore, ProjectionRunner, toAppend, trackStream, uuidv7 } from '@kora/kernel';
+import { EventStore, ProjectionRunner, toAppend, uuidv7 } from '@kora/kernel';
+import { trackStream } from '@kora/audio/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestApp, type TestApp } from '../support/test-app';

@@ -137,18 +137,18 @@ describe('tracks: upload, processing, status, streams, deletion', () => {
     const head = await events.headPosition();
     const before = readdirSync(join(test.dataDir, 'blobs', 'tracks'));
     const cases: Array<[string, Record<string, string>, number, string]> = [
-      [files.fake('notes.wav', 2_000_000), { service: 'AI_MASTERING' }, 400, 'upload.audioFormat'],
-      [files.music(2, 'short.wav'), { service: 'AI_MASTERING' }, 400, 'upload.fileSizeMin'],
-      [files.fake('tiny.wav', 500), { service: 'AUDIO_ENHANCEMENT' }, 400, 'upload.fileSizeMin'],
-      [music, { service: 'AI_MIXING' }, 400, 'upload.invalidService'],
-      [music, { service: 'STEM_SEPARATION', mode: 'banjo' }, 400, 'upload.invalidMode'],
-      [files.video(1), { service: 'AUDIO_ENHANCEMENT', preset: 'audio' }, 400, 'upload.audioFormat'],
-      [voice, { service: 'AUDIO_ENHANCEMENT', preset: 'video' }, 400, 'upload.invalidVideoFormat'],
+      [files.fake('notes.wav', 2_000_000), { service: 'AI_MASTERING' }, 400, 'UPLOAD.AUDIO_FORMAT'],
+      [files.music(2, 'short.wav'), { service: 'AI_MASTERING' }, 400, 'UPLOAD.FILE_SIZE_MIN'],
+      [files.fake('tiny.wav', 500), { service: 'AUDIO_ENHANCEMENT' }, 400, 'UPLOAD.FILE_SIZE_MIN'],
+      [music, { service: 'AI_MIXING' }, 400, 'UPLOAD.INVALID_SERVICE'],
+      [music, { service: 'STEM_SEPARATION', mode: 'banjo' }, 400, 'UPLOAD.INVALID_MODE'],
+      [files.video(1), { service: 'AUDIO_ENHANCEMENT', preset: 'audio' }, 400, 'UPLOAD.AUDIO_FORMAT'],
+      [voice, { service: 'AUDIO_ENHANCEMENT', preset: 'video' }, 400, 'UPLOAD.INVALID_VIDEO_FORMAT'],
       [
         files.video(1, 'silent.mp4', false),
         { service: 'AUDIO_ENHANCEMENT', preset: 'video' },
         400,
-        'upload.noAudioTrack',
+        'UPLOAD.NO_AUDIO_TRACK',
       ],
     ];
     for (const [file, fields, status, code] of cases) {
@@ -160,7 +160,7 @@ describe('tracks: upload, processing, status, streams, deletion', () => {
       .set(awa.auth)
       .field('service', 'AI_MASTERING')
       .expect(400);
-    expect(noFile.body.code).toBe('upload.fileRequired');
+    expect(noFile.body.code).toBe('UPLOAD.FILE_REQUIRED');
     expect(await events.headPosition()).toBe(head);
     expect(readdirSync(join(test.dataDir, 'blobs', 'tracks'))).toEqual(before);
   });
@@ -169,7 +169,7 @@ describe('tracks: upload, processing, status, streams, deletion', () => {
     const first = await upload(awa, files.mp3(60), { service: 'AI_MASTERING' }).expect(201);
     const second = await upload(awa, music, { service: 'AI_MASTERING' }).expect(409);
     expect(second.body).toMatchObject({
-      code: 'services.errors.alreadyProcessing',
+      code: 'TRACKS.ALREADY_PROCESSING',
       message: 'There is already a track being processed. Please wait for it to complete.',
     });
     await until(awa, first.body.id, (status) => ['PREVIEW_READY', 'FAILED'].includes(status));

@@ -22,7 +22,7 @@ describe('uploads past their limit', () => {
   });
   afterAll(() => test.close());
 
-  it('are answered 413 upload.fileSizeMax with the limit, fields before the file, and nothing stays', async () => {
+  it('are answered 413 UPLOAD.FILE_SIZE_MAX with the limit, fields before the file, and nothing stays', async () => {
     for (const [service, limitMb] of [
       ['AI_MASTERING', 50],
       ['STEM_SEPARATION', 50],
@@ -33,7 +33,7 @@ describe('uploads past their limit', () => {
         .field('service', service)
         .attach('file', Buffer.alloc(51 * MB), 'big.wav')
         .expect(413);
-      expect(response.body).toMatchObject({ code: 'upload.fileSizeMax', details: { limitMb } });
+      expect(response.body).toMatchObject({ code: 'UPLOAD.FILE_SIZE_MAX', details: { limitMb } });
     }
     const created = await request(test.url)
       .post('/api/mixing/sessions/create')
@@ -45,7 +45,7 @@ describe('uploads past their limit', () => {
       .set(auth)
       .attach('file', Buffer.alloc(101 * MB), 'big.wav')
       .expect(413);
-    expect(response.body.code).toBe('upload.fileSizeMax');
+    expect(response.body.code).toBe('UPLOAD.FILE_SIZE_MAX');
     await request(test.url).get('/api/health').expect(200);
     const tracks = join(test.dataDir, 'blobs', 'tracks');
     expect(existsSync(tracks) ? readdirSync(tracks) : []).toEqual([]);
@@ -68,7 +68,7 @@ describe('a client that keeps sending after the refusal', () => {
   it('gets its 413 at once, then sees the connection closed after a few megabytes; the server keeps serving', async () => {
     const sent = await endlessUpload(test.url, '/api/audio/upload', token, { service: 'AI_MASTERING' });
     expect(sent.status).toBe(413);
-    expect(JSON.parse(sent.body)).toMatchObject({ code: 'upload.fileSizeMax', details: { limitMb: 50 } });
+    expect(JSON.parse(sent.body)).toMatchObject({ code: 'UPLOAD.FILE_SIZE_MAX', details: { limitMb: 50 } });
     expect(sent.headers.connection).toBe('close');
     // Fast enough to reach the byte bound at once: reading stops there, and the connection closes once the answer
     // has had its grace. What it sent beyond the bound sat in socket buffers.

@@ -1,4 +1,5 @@
-import { creditsStream, EventStore } from '@kora/kernel';
+import { EventStore } from '@kora/kernel';
+import { creditsStream } from '@kora/billing/contracts';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

@@ -1,4 +1,5 @@
-import { EventStore, ProjectionRunner, trackStream } from '@kora/kernel';
+import { EventStore, ProjectionRunner } from '@kora/kernel';
+import { trackStream } from '@kora/audio/contracts';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';

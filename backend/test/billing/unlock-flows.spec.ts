@@ -113,7 +113,7 @@ describe('unlocks over HTTP with real results, notifications and sockets', () =>
     );
     expect(preview.status).toBe('COMPLETED');
     const locked = await request(test.url).get(`/api/mixing/sessions/${id}/stream/mix`).set(kofi.auth).expect(403);
-    expect(locked.body.code).toBe('mixing.locked');
+    expect(locked.body.code).toBe('MIXING.LOCKED');
     // No AI_MIXING packs exist: a credit cannot pay for it.
     const credit = await request(test.url).post(`/api/audio/track/${id}/master`).set(kofi.auth).send({ credit: true });
     expect([credit.status, credit.body.code]).toEqual([402, 'BILLING.INSUFFICIENT_CREDITS']);

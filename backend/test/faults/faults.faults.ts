@@ -405,7 +405,7 @@ describe('faults against a real server process', () => {
     return id;
   };
 
-  it('answers oversize uploads 413 upload.fileSizeMax on every route, fields before or after the file', async () => {
+  it('answers oversize uploads 413 UPLOAD.FILE_SIZE_MAX on every route, fields before or after the file', async () => {
     const sessionId = await newSession();
     for (const route of UPLOAD_ROUTES(sessionId)) {
       for (const order of ['fields first', 'file first'] as const) {
@@ -413,13 +413,13 @@ describe('faults against a real server process', () => {
         const parts =
           order === 'fields first' ? [...fieldParts(route.fields), file] : [file, ...fieldParts(route.fields)];
         const answer = await upload(url, route.path, token, parts);
-        const ok = answer.status === 413 && answer.body.code === 'upload.fileSizeMax' && (await server.healthy());
+        const ok = answer.status === 413 && answer.body.code === 'UPLOAD.FILE_SIZE_MAX' && (await server.healthy());
         record(`oversize upload, ${order}`, ok, 0, '');
         expect({ route: route.name, order, status: answer.status, code: answer.body.code }).toEqual({
           route: route.name,
           order,
           status: 413,
-          code: 'upload.fileSizeMax',
+          code: 'UPLOAD.FILE_SIZE_MAX',
         });
       }
     }

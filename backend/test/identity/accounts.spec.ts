@@ -1,5 +1,6 @@
 import { AccountPurger } from '@kora/identity';
-import { accountStream, EventStore, isSealed, PersonalDataVault, ProjectionRunner, type Sealed } from '@kora/kernel';
+import { EventStore, isSealed, PersonalDataVault, ProjectionRunner, type Sealed } from '@kora/kernel';
+import { accountStream } from '@kora/identity/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { IdentityProvider } from '@kora/identity';

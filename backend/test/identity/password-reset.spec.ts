@@ -1,5 +1,6 @@
 import { AfterResponse, IdentityProvider } from '@kora/identity';
-import { accountStream, EventStore } from '@kora/kernel';
+import { EventStore } from '@kora/kernel';
+import { accountStream } from '@kora/identity/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BuiltInIdentityProvider } from '../../src/identity-provider/built-in-provider';

@@ -106,13 +106,13 @@ describe('mixing sessions', () => {
       .set(awa.auth)
       .attach('file', files.mp3(3))
       .expect(400);
-    expect(mp3.body.code).toBe('upload.fileFormat');
+    expect(mp3.body.code).toBe('UPLOAD.FILE_FORMAT');
     const none = await request(test.url)
       .post(`/api/mixing/sessions/${id}/tracks/batch`)
       .set(awa.auth)
       .field('settings', '[]')
       .expect(400);
-    expect(none.body).toMatchObject({ code: 'mixing.noFiles', message: 'No files provided for upload' });
+    expect(none.body).toMatchObject({ code: 'MIXING.NO_FILES', message: 'No files provided for upload' });
     const tooMany = await request(test.url)
       .post(`/api/mixing/sessions/${id}/tracks/batch`)
       .set(awa.auth)
@@ -120,7 +120,7 @@ describe('mixing sessions', () => {
       .attach('files', bass)
       .attach('files', vocal)
       .expect(400);
-    expect(tooMany.body.code).toBe('mixing.maximumFiles');
+    expect(tooMany.body.code).toBe('MIXING.MAXIMUM_FILES');
     expect(await test.app.get(EventStore).headPosition()).toBe(head);
 
     const bassId = tracks[2]!.trackId as string;
@@ -160,7 +160,7 @@ describe('mixing sessions', () => {
     const id = body.session.id as string;
     await request(test.url).post(`/api/mixing/sessions/${id}/tracks`).set(awa.auth).attach('file', kick).expect(201);
     const tooFew = await request(test.url).post(`/api/mixing/sessions/${id}/master`).set(awa.auth).expect(400);
-    expect(tooFew.body.code).toBe('mixing.minimumFiles');
+    expect(tooFew.body.code).toBe('MIXING.MINIMUM_FILES');
     await request(test.url).post(`/api/mixing/sessions/${id}/tracks`).set(awa.auth).attach('file', vocal).expect(201);
 
     const started = await request(test.url).post(`/api/mixing/sessions/${id}/master`).set(awa.auth).expect(200);
@@ -204,7 +204,7 @@ describe('mixing sessions', () => {
       .expect(206)
       .expect('Content-Type', 'audio/mpeg');
     const locked = await request(test.url).get(`/api/mixing/sessions/${id}/stream/mix`).set(awa.auth).expect(403);
-    expect(locked.body.code).toBe('mixing.locked');
+    expect(locked.body.code).toBe('MIXING.LOCKED');
     expect((await request(test.url).get(`/api/mixing/sessions/${id}/status`).set(awa.auth)).body.status).toBe(
       'COMPLETED',
     );

@@ -29,7 +29,7 @@ type NoteState = { exists: boolean; ownerId: string | null; edits: number };
 
 export class NoteLimitReachedError extends CodedError {
   readonly code = 'NOTES.EDIT_LIMIT';
-  readonly status = 409;
+  readonly kind = 'conflict';
 }
 
 type NoteCommand =

@@ -1,10 +1,35 @@
 /**
- * Errors with a stable code (`MODULE.PROBLEM`) that the HTTP layer maps to a status in one place and that the web
- * client maps to a translation key. `status` is the HTTP status the error deserves when it reaches a client.
+ * What kind of refusal an error is, in the domain's words. The HTTP edge (`backend/src/http/error.filter.ts`) turns
+ * a kind into a status in one table; nothing below it knows about HTTP.
+ */
+export type ErrorKind =
+  /** The request is not valid as sent. */
+  | 'invalid'
+  /** Who is asking is not known, or could not be verified. */
+  | 'unauthenticated'
+  /** It needs a payment (or credits) first. */
+  | 'payment_required'
+  /** Known, but not allowed (a locked result, a deactivated account). */
+  | 'forbidden'
+  | 'not_found'
+  /** The state does not allow it now (busy, already done, changed meanwhile). */
+  | 'conflict'
+  /** It existed and is gone for good. */
+  | 'gone'
+  | 'too_large'
+  | 'too_many_requests'
+  /** A provider we depend on did not answer. */
+  | 'provider_failed'
+  /** No room left to store it. */
+  | 'storage_full';
+
+/**
+ * Errors with a stable code (`MODULE.PROBLEM`) and a kind: the HTTP layer maps the kind to a status in one place,
+ * and the web client maps the code to a translation key in one table (`web/src/lib/error-codes.ts`).
  */
 export abstract class CodedError extends Error {
   abstract readonly code: string;
-  abstract readonly status: number;
+  abstract readonly kind: ErrorKind;
   /** Extra, client-safe facts (field names, limits). Never personal data. */
   readonly details: Record<string, unknown> | undefined;
 
@@ -18,7 +43,7 @@ export abstract class CodedError extends Error {
 /** Validation failure at the edge; `fields` maps a field name to its error code. */
 export class ValidationFailedError extends CodedError {
   readonly code = 'VALIDATION.FAILED';
-  readonly status = 400;
+  readonly kind = 'invalid';
   constructor(
     readonly fields: Record<string, string>,
     message = 'The request is not valid',
@@ -29,7 +54,7 @@ export class ValidationFailedError extends CodedError {
 
 export class NotFoundError extends CodedError {
   readonly code: string;
-  readonly status = 404;
+  readonly kind = 'not_found';
   constructor(what: string, code = 'RESOURCE.NOT_FOUND') {
     super(`${what} not found`);
     this.code = code;
@@ -39,16 +64,16 @@ export class NotFoundError extends CodedError {
 /** The state changed since it was read and the command cannot be retried safely. */
 export class ConcurrencyConflictError extends CodedError {
   readonly code = 'CONCURRENCY.CONFLICT';
-  readonly status = 409;
+  readonly kind = 'conflict';
 }
 
 /**
  * The disk (or the blob store) has no room left: the write was refused and whatever it had written was removed.
- * Answered 507 so clients and operators tell it from a bug.
+ * Its own kind (507 on HTTP) so clients and operators tell it from a bug.
  */
 export class StorageFullError extends CodedError {
   readonly code = 'STORAGE.FULL';
-  readonly status = 507;
+  readonly kind = 'storage_full';
   constructor(message = 'The server is out of storage space. Please try again later.') {
     super(message);
   }

@@ -25,10 +25,10 @@ export interface ReadStreamOptions {
   readonly maxCount?: number;
 }
 
-/** Thrown when the expected revision does not match the stream. Maps to HTTP 409. */
+/** Thrown when the expected revision does not match the stream: a conflict (409 on HTTP). */
 export class WrongExpectedRevisionError extends CodedError {
   readonly code = 'EVENTSTORE.WRONG_EXPECTED_REVISION';
-  readonly status = 409;
+  readonly kind = 'conflict';
   constructor(
     readonly streamName: string,
     readonly expected: ExpectedRevision,

@@ -9,6 +9,7 @@ export * from './projection';
 export * from './projection-runner';
 export * from './context';
 export * from './decider';
+export * from './command-runner';
 export * from './upcasting';
 export * from './durable';
 export * from './ids';

@@ -1,12 +1,7 @@
 /**
- * One helper per stream family. Stream names are persisted: never change a prefix.
+ * Stream names are `{family}-{id}`; each module names its own families in its contracts (`trackStream` in
+ * `@kora/audio/contracts`...). The kernel only takes names apart.
  */
-export const accountStream = (userId: string): string => `account-${userId}`;
-export const trackStream = (trackId: string): string => `track-${trackId}`;
-export const mixStream = (sessionId: string): string => `mix-${sessionId}`;
-export const creditsStream = (userId: string): string => `credits-${userId}`;
-export const paymentStream = (paymentId: string): string => `payment-${paymentId}`;
-export const notificationsStream = (userId: string): string => `notifications-${userId}`;
 
 /** The id part of a stream name (`track-42` gives `42`). */
 export function streamId(streamName: string): string {

@@ -1,5 +1,5 @@
 import { describe, it } from '@jest/globals';
-import { mixStream } from '@kora/kernel';
+import { mixStream } from '@kora/mixing/contracts';
 import { eventLog, ProjectionSpecification } from '@kora/kernel/testing';
 import type { MixEvent, MixSessionDocument, MixTrackAdded, MixTrackSettings } from '@kora/mixing/contracts';
 import { mixSessionsProjection, mixTracksProjection } from './mix-sessions.projection';

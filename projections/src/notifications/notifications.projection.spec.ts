@@ -1,5 +1,5 @@
 import { describe, it } from '@jest/globals';
-import { notificationsStream } from '@kora/kernel';
+import { notificationsStream } from '@kora/notifications/contracts';
 import { eventLog, ProjectionSpecification } from '@kora/kernel/testing';
 import type { NotificationDocument, NotificationEvent } from '@kora/notifications/contracts';
 import { notificationsProjection } from './notifications.projection';

@@ -1,6 +1,7 @@
 import { describe, it } from '@jest/globals';
 import type { AccountEvent, PreferencesDocument } from '@kora/identity/contracts';
-import { accountStream, type Sealed } from '@kora/kernel';
+import { type Sealed } from '@kora/kernel';
+import { accountStream } from '@kora/identity/contracts';
 import { eventLog, ProjectionSpecification } from '@kora/kernel/testing';
 import { preferencesProjection } from './preferences.projection';
 

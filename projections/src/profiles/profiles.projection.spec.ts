@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AccountEvent, ProfileDocument } from '@kora/identity/contracts';
-import { accountStream, type Sealed } from '@kora/kernel';
+import { type Sealed } from '@kora/kernel';
+import { accountStream } from '@kora/identity/contracts';
 import { eventLog, ProjectionSpecification } from '@kora/kernel/testing';
 import { profilesProjection } from './profiles.projection';
 

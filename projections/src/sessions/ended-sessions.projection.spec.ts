@@ -1,6 +1,6 @@
 import { describe, it } from '@jest/globals';
 import type { EndedSessionsDocument, SessionsEnded } from '@kora/identity/contracts';
-import { accountStream } from '@kora/kernel';
+import { accountStream } from '@kora/identity/contracts';
 import { eventLog, ProjectionSpecification } from '@kora/kernel/testing';
 import { endedSessionsProjection } from './ended-sessions.projection';
 

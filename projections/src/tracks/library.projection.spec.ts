@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TrackEvent, TrackUploaded } from '@kora/audio/contracts';
-import { trackStream } from '@kora/kernel';
+import { trackStream } from '@kora/audio/contracts';
 import { eventLog, ProjectionSpecification } from '@kora/kernel/testing';
 import { collapseKey, libraryProjection } from './library.projection';
 

@@ -1,6 +1,6 @@
 import { describe, it } from '@jest/globals';
 import type { TrackDocument, TrackEvent, TrackUploaded } from '@kora/audio/contracts';
-import { trackStream } from '@kora/kernel';
+import { trackStream } from '@kora/audio/contracts';
 import { eventLog, ProjectionSpecification } from '@kora/kernel/testing';
 import { tracksProjection } from './tracks.projection';
 

@@ -1,6 +1,7 @@
 import {
   processingStatus,
   resultStatus,
+  statusOnUnlock,
   type TrackDocument,
   type TrackEvent,
   TRACK_EVENT_TYPES,
@@ -80,10 +81,8 @@ export const tracksProjection = defineProjection<TrackEvent, TrackDocument>({
           status: 'FAILED',
           error: { code: 'PROCESSING.CANCELLED', message: 'Processing was cancelled.' },
         };
-      case 'TrackUnlocked': {
-        const ready = current.status === 'PREVIEW_READY' || current.status === 'STEMS_READY';
-        return { ...next, unlocked: true, status: ready ? resultStatus(current.service, true) : current.status };
-      }
+      case 'TrackUnlocked':
+        return { ...next, unlocked: true, status: statusOnUnlock(current.service, current.status) };
       case 'MasterReady':
         return { ...next, status: resultStatus(event.data.service, true) };
       case 'TrackDeleted':

@@ -1,37 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { type CommandContext, EventStore, handleCommand, ProjectionRunner, trackStream } from '@kora/kernel';
+import { CommandRunner, EventStore, ProjectionRunner } from '@kora/kernel';
+import { trackStream } from '../contracts/streams';
 import type { TrackEvent } from '../contracts/events';
 import { type TrackCommand, trackDecider, type TrackState } from '../domain/track';
 
-const READ_MODELS = ['tracks', 'library'];
-
 /**
- * Runs a track command: load `track-{trackId}`, decide, append with the expected revision (re-deciding on a
- * concurrent write, which every track command allows). `settle` waits until the track read models show the change.
+ * Runs a track command on `track-{trackId}` with the kernel's runner, re-deciding on a concurrent write (which every
+ * track command allows); by default returns once the track read models show the change.
  */
 @Injectable()
-export class TrackCommands {
-  constructor(
-    private readonly store: EventStore,
-    private readonly projections: ProjectionRunner,
-  ) {}
-
-  async execute(
-    trackId: string,
-    command: TrackCommand,
-    context: CommandContext,
-    options: { settle?: boolean } = {},
-  ): Promise<{ events: TrackEvent[]; state: TrackState; position: number | null }> {
-    const result = await handleCommand(this.store, trackStream(trackId), trackDecider, command, context, {
+export class TrackCommands extends CommandRunner<TrackCommand, TrackEvent, TrackState> {
+  constructor(store: EventStore, projections: ProjectionRunner) {
+    super(store, projections, {
+      stream: trackStream,
+      decider: trackDecider,
       retries: 5,
+      readModels: ['tracks', 'library'],
     });
-    const position = result.append?.position ?? null;
-    if (position !== null && options.settle !== false) await this.projections.waitFor(position, 5_000, READ_MODELS);
-    return { events: result.events, state: result.state, position };
-  }
-
-  async state(trackId: string): Promise<TrackState> {
-    const events = await this.store.readStream<TrackEvent>(trackStream(trackId));
-    return events.reduce(trackDecider.evolve, trackDecider.initialState());
   }
 }

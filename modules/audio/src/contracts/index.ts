@@ -3,3 +3,4 @@ export * from './queries';
 export * from './status';
 export * from './commands';
 export * from './files';
+export * from './streams';

@@ -10,6 +10,18 @@ export function resultStatus(service: TrackService, unlocked: boolean): TrackSta
   return service === 'STEM_SEPARATION' ? 'STEMS_READY' : 'PREVIEW_READY';
 }
 
+/**
+ * The unlock rule: unlocking a result that is ready (a preview, or stems to preview) makes it the final result;
+ * unlocking before the result exists keeps the status, and the result arrives final (`resultStatus`). Shared by the
+ * decider and the read models so both always agree.
+ */
+export function statusOnUnlock<Status extends TrackStatus | null>(
+  service: TrackService,
+  status: Status,
+): TrackStatus | Status {
+  return status === 'PREVIEW_READY' || status === 'STEMS_READY' ? resultStatus(service, true) : status;
+}
+
 /** The status a job's first step shows. */
 export function processingStatus(service: TrackService): TrackStatus {
   return service === 'STEM_SEPARATION' ? 'STEMS_PROCESSING' : 'PROCESSING';

@@ -2,16 +2,16 @@ import { CodedError } from '@kora/kernel';
 
 export class TrackNotFoundError extends CodedError {
   readonly code = 'TRACKS.NOT_FOUND';
-  readonly status = 404;
+  readonly kind = 'not_found';
   constructor() {
     super('Track not found');
   }
 }
 
-/** The spec's `services.errors.alreadyProcessing`. */
+/** The spec's message `services.errors.alreadyProcessing` (the client's translation of this code). */
 export class AlreadyProcessingError extends CodedError {
-  readonly code = 'services.errors.alreadyProcessing';
-  readonly status = 409;
+  readonly code = 'TRACKS.ALREADY_PROCESSING';
+  readonly kind = 'conflict';
   constructor() {
     super('There is already a track being processed. Please wait for it to complete.');
   }
@@ -19,7 +19,7 @@ export class AlreadyProcessingError extends CodedError {
 
 export class NotProcessingError extends CodedError {
   readonly code = 'TRACKS.NOT_PROCESSING';
-  readonly status = 409;
+  readonly kind = 'conflict';
   constructor() {
     super('This track is not being processed.');
   }
@@ -28,7 +28,7 @@ export class NotProcessingError extends CodedError {
 /** A worker's step refers to a job the track no longer runs (cancelled, deleted, finished, or retried elsewhere). */
 export class StaleJobError extends CodedError {
   readonly code = 'TRACKS.STALE_JOB';
-  readonly status = 409;
+  readonly kind = 'conflict';
   constructor() {
     super('The track is no longer waiting for this job.');
   }
@@ -36,7 +36,7 @@ export class StaleJobError extends CodedError {
 
 export class TrackLockedError extends CodedError {
   readonly code = 'TRACKS.LOCKED';
-  readonly status = 403;
+  readonly kind = 'forbidden';
   constructor() {
     super('Unlock this track to get the full result.');
   }
@@ -44,7 +44,7 @@ export class TrackLockedError extends CodedError {
 
 export class ResultNotReadyError extends CodedError {
   readonly code = 'TRACKS.NOT_READY';
-  readonly status = 409;
+  readonly kind = 'conflict';
   constructor() {
     super('The result is not ready yet.');
   }

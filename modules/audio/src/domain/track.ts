@@ -8,7 +8,7 @@ import type {
   TrackStatus,
   TrackUploaded,
 } from '../contracts/events';
-import { processingStatus, resultStatus } from '../contracts/status';
+import { processingStatus, resultStatus, statusOnUnlock } from '../contracts/status';
 import { NotProcessingError, ResultNotReadyError, StaleJobError, TrackNotFoundError } from './errors';
 
 /** A job is retried this many times when its worker disappears, then the track fails. */
@@ -112,7 +112,7 @@ export function evolveTrack(state: TrackState, event: TrackEvent): TrackState {
       return {
         ...state,
         unlocked: true,
-        status: state.resultReady ? resultStatus(state.service!, true) : state.status,
+        status: statusOnUnlock(state.service!, state.status),
       };
     case 'MasterReady':
       return { ...state, status: resultStatus(event.data.service, true) };

@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import {
-  type CommandContext,
-  creditsStream,
-  EventStore,
-  handleCommand,
-  paymentStream,
-  ProjectionRunner,
-} from '@kora/kernel';
+import { type CommandContext, EventStore, handleCommand, ProjectionRunner } from '@kora/kernel';
+import { creditsStream, paymentStream } from '../contracts/streams';
 import type { CreditEvent, PaymentEvent } from '../contracts/events';
 import { type CreditsCommand, creditsDecider, type CreditsState } from '../domain/credits';
 import { type PaymentCommand, paymentDecider, type PaymentState } from '../domain/payment';

@@ -173,7 +173,7 @@ export function decideCredits(command: CreditsCommand, state: CreditsState): Cre
     }
     case 'RevokeCredits': {
       const pack = state.packs.get(command.paymentId);
-      if (!pack) throw new BillingError('BILLING.PACK_NOT_FOUND', 'This payment granted no pack.', 404);
+      if (!pack) throw new BillingError('BILLING.PACK_NOT_FOUND', 'This payment granted no pack.', 'not_found');
       if (left(pack) <= 0) return [];
       return [
         {

@@ -1,28 +1,26 @@
-import { CodedError } from '@kora/kernel';
+import { CodedError, type ErrorKind } from '@kora/kernel';
 
 /** A refusal of the billing module, with a stable `BILLING.*` code the client translates. */
 export class BillingError extends CodedError {
-  readonly status: number;
   constructor(
     readonly code: string,
     message: string,
-    status = 400,
+    readonly kind: ErrorKind = 'invalid',
     details?: Record<string, unknown>,
   ) {
     super(message, details);
-    this.status = status;
   }
 }
 
 export const insufficientCredits = (): BillingError =>
-  new BillingError('BILLING.INSUFFICIENT_CREDITS', 'Insufficient credits for this operation.', 402);
+  new BillingError('BILLING.INSUFFICIENT_CREDITS', 'Insufficient credits for this operation.', 'payment_required');
 export const paymentNotFound = (): BillingError =>
-  new BillingError('BILLING.PAYMENT_NOT_FOUND', 'Payment not found', 404);
+  new BillingError('BILLING.PAYMENT_NOT_FOUND', 'Payment not found', 'not_found');
 export const noSubscription = (): BillingError =>
-  new BillingError('BILLING.NO_SUBSCRIPTION', 'You have no active pack.', 404);
+  new BillingError('BILLING.NO_SUBSCRIPTION', 'You have no active pack.', 'not_found');
 export const providerUnavailable = (): BillingError =>
   new BillingError(
     'BILLING.PROVIDER_UNAVAILABLE',
     'The payment provider did not answer. Please try again in a moment.',
-    502,
+    'provider_failed',
   );

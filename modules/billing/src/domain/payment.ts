@@ -62,7 +62,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
         : [];
     case 'Cancel':
       if (state.status === 'paid' || state.status === 'refunded') {
-        throw new BillingError('BILLING.ALREADY_PAID', 'This payment is already complete.', 409);
+        throw new BillingError('BILLING.ALREADY_PAID', 'This payment is already complete.', 'conflict');
       }
       return state.status === 'pending' ? [{ type: 'PaymentCancelled', data: { by: command.by } }] : [];
     case 'Expire':
@@ -70,7 +70,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
     case 'Refund':
       if (state.status === 'refunded') return [];
       if (state.status !== 'paid') {
-        throw new BillingError('BILLING.NOT_REFUNDABLE', 'Only a paid payment can be refunded.', 409);
+        throw new BillingError('BILLING.NOT_REFUNDABLE', 'Only a paid payment can be refunded.', 'conflict');
       }
       return [
         {

@@ -106,7 +106,7 @@ describe('registering an account', () => {
     const error = given(deactivated)
       .when(register(after(30)))
       .thenThrows(AccountDeletedError);
-    expect(error.status).toBe(410);
+    expect(error.kind).toBe('gone');
   });
 
   it('reactivates on its own command within 30 days, and refuses it once they are over', () => {

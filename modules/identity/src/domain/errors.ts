@@ -2,7 +2,7 @@ import { CodedError } from '@kora/kernel';
 
 export class AccountNotFoundError extends CodedError {
   readonly code = 'ACCOUNT.NOT_FOUND';
-  readonly status = 404;
+  readonly kind = 'not_found';
   constructor() {
     super('No account is registered for this sign-in yet. Complete sign-up first.');
   }
@@ -10,7 +10,7 @@ export class AccountNotFoundError extends CodedError {
 
 export class AccountDeactivatedError extends CodedError {
   readonly code = 'ACCOUNT.DEACTIVATED';
-  readonly status = 403;
+  readonly kind = 'forbidden';
   constructor() {
     super('This account is scheduled for deletion. Sign in again to restore it.');
   }
@@ -18,7 +18,7 @@ export class AccountDeactivatedError extends CodedError {
 
 export class AccountDeletedError extends CodedError {
   readonly code = 'ACCOUNT.DELETED';
-  readonly status = 410;
+  readonly kind = 'gone';
   constructor() {
     super('This account was deleted.');
   }
@@ -26,7 +26,7 @@ export class AccountDeletedError extends CodedError {
 
 export class PurgeNotDueError extends CodedError {
   readonly code = 'ACCOUNT.PURGE_NOT_DUE';
-  readonly status = 409;
+  readonly kind = 'conflict';
   constructor() {
     super('The account can still be restored: it is not due for deletion yet.');
   }

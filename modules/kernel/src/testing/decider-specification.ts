@@ -1,5 +1,6 @@
 import { expect } from '@jest/globals';
 import type { Decider } from '../decider';
+import type { ErrorKind } from '../errors';
 import type { DomainEvent } from '../events';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -12,10 +13,10 @@ export interface DeciderThen<Event extends DomainEvent> {
   thenNothingHappened(): void;
   /**
    * The decider refuses the command with an error of this class, or whose `code` is this (`'TRACKS.NOT_FOUND'`).
-   * Returns the error, for what else a test wants to say about it (its status, its details).
+   * Returns the error, for what else a test wants to say about it (its kind, its details).
    */
   thenThrows<E extends Error>(expected: ErrorClass<E>): E;
-  thenThrows(expected: string): Error & { code: string; status?: number; details?: Record<string, unknown> };
+  thenThrows(expected: string): Error & { code: string; kind?: ErrorKind; details?: Record<string, unknown> };
 }
 
 export interface DeciderGiven<Command, Event extends DomainEvent, State> {

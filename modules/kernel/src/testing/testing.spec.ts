@@ -10,7 +10,7 @@ type CounterCommand = { type: 'Add'; by: number } | { type: 'Reset' };
 
 class NegativeError extends CodedError {
   readonly code = 'COUNTER.NEGATIVE';
-  readonly status = 400;
+  readonly kind = 'invalid';
 }
 
 const counter: Decider<CounterCommand, CounterEvent, number> = {
@@ -45,7 +45,7 @@ describe('the decider specification', () => {
   });
 
   it('knows a refusal by its class or by its code, and hands the error back', () => {
-    expect(given([]).when({ type: 'Add', by: -1 }).thenThrows(NegativeError).status).toBe(400);
+    expect(given([]).when({ type: 'Add', by: -1 }).thenThrows(NegativeError).kind).toBe('invalid');
     given([]).when({ type: 'Add', by: -1 }).thenThrows('COUNTER.NEGATIVE');
     expect(() => given([]).when({ type: 'Add', by: -1 }).thenThrows('COUNTER.OTHER')).toThrow();
   });

@@ -80,15 +80,15 @@ describe('changing the session', () => {
   it('refuses while the mix is being made', () => {
     const error = given(mixing)
       .when({ type: 'ChangeSession', mixingStyle: 'ROCK', sampleRate: 44100 })
-      .thenThrows('mixing.busy');
-    expect(error.status).toBe(409);
+      .thenThrows('MIXING.BUSY');
+    expect(error.kind).toBe('conflict');
   });
 
   it('refuses a session that does not exist', () => {
     const error = given([])
       .when({ type: 'ChangeSession', mixingStyle: 'ROCK', sampleRate: 44100 })
-      .thenThrows('mixing.sessionNotFound');
-    expect(error.status).toBe(404);
+      .thenThrows('MIXING.SESSION_NOT_FOUND');
+    expect(error.kind).toBe('not_found');
   });
 });
 
@@ -109,17 +109,17 @@ describe('adding tracks', () => {
     const error = given([created, added('a'), added('b'), added('c'), added('d')])
       .when({ type: 'AddTracks', tracks: [file('e'), file('f')] })
       .thenThrows(MixError);
-    expect(error).toMatchObject({ code: 'mixing.maximumFiles', status: 400, details: { max: MAX_TRACKS } });
+    expect(error).toMatchObject({ code: 'MIXING.MAXIMUM_FILES', kind: 'invalid', details: { max: MAX_TRACKS } });
   });
 
   it('refuses an empty upload', () => {
-    given([created]).when({ type: 'AddTracks', tracks: [] }).thenThrows('mixing.noFiles');
+    given([created]).when({ type: 'AddTracks', tracks: [] }).thenThrows('MIXING.NO_FILES');
   });
 
   it('refuses while the mix is being made', () => {
     given(mixing)
       .when({ type: 'AddTracks', tracks: [file('c')] })
-      .thenThrows('mixing.busy');
+      .thenThrows('MIXING.BUSY');
   });
 });
 
@@ -135,12 +135,12 @@ describe('changing a track’s settings', () => {
   it('refuses a track the session does not have', () => {
     const error = given(mixable)
       .when({ type: 'ChangeTrackSettings', trackId: 'zz', settings: lead })
-      .thenThrows('mixing.trackNotFound');
-    expect(error.status).toBe(404);
+      .thenThrows('MIXING.TRACK_NOT_FOUND');
+    expect(error.kind).toBe('not_found');
   });
 
   it('refuses while the mix is being made', () => {
-    given(mixing).when({ type: 'ChangeTrackSettings', trackId: 'a', settings: lead }).thenThrows('mixing.busy');
+    given(mixing).when({ type: 'ChangeTrackSettings', trackId: 'a', settings: lead }).thenThrows('MIXING.BUSY');
   });
 });
 
@@ -152,13 +152,13 @@ describe('removing a track', () => {
   });
 
   it('refuses a track the session does not have', () => {
-    given(mixable).when({ type: 'RemoveTrack', trackId: 'zz' }).thenThrows('mixing.trackNotFound');
+    given(mixable).when({ type: 'RemoveTrack', trackId: 'zz' }).thenThrows('MIXING.TRACK_NOT_FOUND');
   });
 
   it('refuses a track already removed', () => {
     given([...mixable, { type: 'MixTrackRemoved', data: { trackId: 'a', fileKey: 'mix/s1/a.wav' } }])
       .when({ type: 'RemoveTrack', trackId: 'a' })
-      .thenThrows('mixing.trackNotFound');
+      .thenThrows('MIXING.TRACK_NOT_FOUND');
   });
 });
 
@@ -171,7 +171,7 @@ describe('requesting a mix', () => {
     const error = given([created, added('a')])
       .when({ type: 'RequestMix', jobId: 'j1' })
       .thenThrows(MixError);
-    expect(error).toMatchObject({ code: 'mixing.minimumFiles', details: { min: 2 } });
+    expect(error).toMatchObject({ code: 'MIXING.MINIMUM_FILES', details: { min: 2 } });
   });
 
   it('records nothing while a mix is being made', () => {
@@ -191,7 +191,7 @@ describe('requesting a mix', () => {
   });
 
   it('refuses a session that does not exist', () => {
-    given([]).when({ type: 'RequestMix', jobId: 'j1' }).thenThrows('mixing.sessionNotFound');
+    given([]).when({ type: 'RequestMix', jobId: 'j1' }).thenThrows('MIXING.SESSION_NOT_FOUND');
   });
 });
 
@@ -220,8 +220,8 @@ describe('starting the mix job', () => {
   it('refuses a job the session no longer waits for', () => {
     const error = given(mixing)
       .when({ ...startMix, jobId: 'old' })
-      .thenThrows('mixing.staleJob');
-    expect(error.status).toBe(409);
+      .thenThrows('MIXING.STALE_JOB');
+    expect(error.kind).toBe('conflict');
   });
 });
 
@@ -247,13 +247,13 @@ describe('completing the mix', () => {
   it('refuses a result from a cancelled job', () => {
     given([...mixing, { type: 'MixCancelled', data: { jobId: 'j1' } }])
       .when(complete)
-      .thenThrows('mixing.staleJob');
+      .thenThrows('MIXING.STALE_JOB');
   });
 
   it('refuses a result once the tracks changed', () => {
     given([...mixing, added('c')])
       .when(complete)
-      .thenThrows('mixing.staleJob');
+      .thenThrows('MIXING.STALE_JOB');
   });
 });
 
@@ -267,7 +267,7 @@ describe('failing the mix', () => {
   it('refuses a failure from a job already finished', () => {
     given([...mixing, ready])
       .when({ type: 'FailMix', jobId: 'j1', code: 'X', message: 'late' })
-      .thenThrows('mixing.staleJob');
+      .thenThrows('MIXING.STALE_JOB');
   });
 });
 
@@ -287,6 +287,6 @@ describe('cancelling the mix', () => {
   });
 
   it('refuses a session that does not exist', () => {
-    given([]).when({ type: 'CancelMix' }).thenThrows('mixing.sessionNotFound');
+    given([]).when({ type: 'CancelMix' }).thenThrows('MIXING.SESSION_NOT_FOUND');
   });
 });

@@ -1,4 +1,4 @@
-import { CodedError, type Decider } from '@kora/kernel';
+import { CodedError, type Decider, type ErrorKind } from '@kora/kernel';
 import type { MixEvent, MixSessionStatus, MixTrackFile, MixTrackSettings } from '../contracts/events';
 
 export const MAX_TRACKS = 5;
@@ -6,19 +6,18 @@ export const MIN_TRACKS = 2;
 export const MAX_ATTEMPTS = 3;
 
 export class MixError extends CodedError {
-  readonly status: number;
   constructor(
     readonly code: string,
     message: string,
-    status = 400,
+    readonly kind: ErrorKind = 'invalid',
     details?: Record<string, unknown>,
   ) {
     super(message, details);
-    this.status = status;
   }
 }
 
-export const sessionNotFound = (): MixError => new MixError('mixing.sessionNotFound', 'Mixing session not found', 404);
+export const sessionNotFound = (): MixError =>
+  new MixError('MIXING.SESSION_NOT_FOUND', 'Mixing session not found', 'not_found');
 
 export interface SessionState {
   exists: boolean;
@@ -126,13 +125,13 @@ function requireSession(state: SessionState): void {
 function requireEditable(state: SessionState): void {
   requireSession(state);
   if (state.status === 'PROCESSING')
-    throw new MixError('mixing.busy', 'The mix is being made: wait or cancel it first.', 409);
+    throw new MixError('MIXING.BUSY', 'The mix is being made: wait or cancel it first.', 'conflict');
 }
 
 function requireJob(state: SessionState, jobId: string): void {
   requireSession(state);
   if (state.status !== 'PROCESSING' || state.jobId !== jobId)
-    throw new MixError('mixing.staleJob', 'The session no longer waits for this mix.', 409);
+    throw new MixError('MIXING.STALE_JOB', 'The session no longer waits for this mix.', 'conflict');
 }
 
 function decide(command: SessionCommand, state: SessionState): MixEvent[] {
@@ -149,26 +148,29 @@ function decide(command: SessionCommand, state: SessionState): MixEvent[] {
       ];
     case 'AddTracks':
       requireEditable(state);
-      if (command.tracks.length === 0) throw new MixError('mixing.noFiles', 'No files provided for upload');
+      if (command.tracks.length === 0) throw new MixError('MIXING.NO_FILES', 'No files provided for upload');
       if (state.tracks.size + command.tracks.length > MAX_TRACKS) {
-        throw new MixError('mixing.maximumFiles', `A mix takes at most ${MAX_TRACKS} files.`, 400, { max: MAX_TRACKS });
+        throw new MixError('MIXING.MAXIMUM_FILES', `A mix takes at most ${MAX_TRACKS} files.`, 'invalid', {
+          max: MAX_TRACKS,
+        });
       }
       return command.tracks.map((track) => ({ type: 'MixTrackAdded' as const, data: track }));
     case 'ChangeTrackSettings':
       requireEditable(state);
-      if (!state.tracks.has(command.trackId)) throw new MixError('mixing.trackNotFound', 'Track not found', 404);
+      if (!state.tracks.has(command.trackId))
+        throw new MixError('MIXING.TRACK_NOT_FOUND', 'Track not found', 'not_found');
       return [{ type: 'MixTrackSettingsChanged', data: { trackId: command.trackId, settings: command.settings } }];
     case 'RemoveTrack': {
       requireEditable(state);
       const track = state.tracks.get(command.trackId);
-      if (!track) throw new MixError('mixing.trackNotFound', 'Track not found', 404);
+      if (!track) throw new MixError('MIXING.TRACK_NOT_FOUND', 'Track not found', 'not_found');
       return [{ type: 'MixTrackRemoved', data: { trackId: track.trackId, fileKey: track.fileKey } }];
     }
     case 'RequestMix':
       requireSession(state);
       if (state.status === 'PROCESSING' || state.status === 'COMPLETED') return [];
       if (state.tracks.size < MIN_TRACKS) {
-        throw new MixError('mixing.minimumFiles', `A mix needs at least ${MIN_TRACKS} files.`, 400, {
+        throw new MixError('MIXING.MINIMUM_FILES', `A mix needs at least ${MIN_TRACKS} files.`, 'invalid', {
           min: MIN_TRACKS,
         });
       }

@@ -3,7 +3,7 @@ import type { NotificationEvent, NotificationKind } from '../contracts/events';
 
 export class NotificationNotFoundError extends CodedError {
   readonly code = 'NOTIFICATIONS.NOT_FOUND';
-  readonly status = 404;
+  readonly kind = 'not_found';
   constructor() {
     super('Notification not found');
   }

@@ -108,7 +108,7 @@ describe('media library dialog', () => {
   });
 
   it('says when the library cannot be loaded, and loads it again on request', async () => {
-    answer = () => ({ status: 500, body: { statusCode: 500, code: 'INTERNAL', message: 'boom' } });
+    answer = () => ({ status: 500, body: { statusCode: 500, code: 'HTTP.INTERNAL_SERVER_ERROR', message: 'boom' } });
     open();
     await waitFor(() => expect(screen.getByText("We couldn't load your media library.")).toBeTruthy());
     answer = () => ({ status: 200, body: { tracks: FILES } });
@@ -145,7 +145,7 @@ describe('media library dialog', () => {
       status: 409,
       body: {
         statusCode: 409,
-        code: 'services.errors.alreadyProcessing',
+        code: 'TRACKS.ALREADY_PROCESSING',
         message: 'There is already a track being processed. Please wait for it to complete.',
       },
     });
@@ -162,7 +162,7 @@ describe('media library dialog', () => {
 
     started = () => ({
       status: 400,
-      body: { statusCode: 400, code: 'upload.fileSizeMin', message: 'too small', details: { limitMb: 1 } },
+      body: { statusCode: 400, code: 'UPLOAD.FILE_SIZE_MIN', message: 'too small', details: { limitMb: 1 } },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Afrobeat.wav' }));
     await waitFor(() =>

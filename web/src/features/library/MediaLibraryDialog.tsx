@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { LoadingScreen } from '../../components/LoadingScreen';
 import { Modal } from '../../components/Modal';
 import { errorBody } from '../../lib/api';
+import { errorKey } from '../../lib/error-codes';
 import { formatDate, formatNumber } from '../../lib/format';
 import { type LibraryTrack, type Track, useGetLibraryQuery, useReprocessTrackMutation } from './api';
 import { displayName } from './tracks';
@@ -42,22 +43,7 @@ export function libraryRows(tracks: readonly LibraryTrack[], search: string, sor
 function selectionError(error: unknown): { key: string; limitMb?: number } {
   const body = errorBody(error);
   const limitMb = (body as { details?: { limitMb?: number } } | null)?.details?.limitMb;
-  switch (body?.code) {
-    case 'services.errors.alreadyProcessing':
-      return { key: 'library.media.errors.alreadyProcessing' };
-    case 'upload.fileSizeMin':
-      return { key: 'library.media.errors.fileSizeMin', limitMb };
-    case 'upload.fileSizeMax':
-      return { key: 'library.media.errors.fileSizeMax', limitMb };
-    case 'upload.audioFormat':
-    case 'upload.invalidVideoFormat':
-    case 'upload.noAudioTrack':
-      return { key: 'library.media.errors.format' };
-    case 'TRACKS.NOT_FOUND':
-      return { key: 'library.media.errors.notFound' };
-    default:
-      return { key: 'library.media.errors.selectFailed' };
-  }
+  return { key: errorKey('library', body?.code, 'library.media.errors.selectFailed'), limitMb };
 }
 
 export interface MediaLibraryDialogProps {

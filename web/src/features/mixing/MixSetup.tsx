@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorBody } from '../../lib/api';
+import { errorKey } from '../../lib/error-codes';
 import { serverAvailable } from '../../lib/health';
 import { useSessionManager } from '../../lib/session/SessionProvider';
 import { uploadMixTracks, useCreateMixSessionMutation, useRequestMixMutation } from './api';
@@ -26,12 +27,7 @@ interface Chosen {
 
 /** The server's refusal of an upload, as a message key of this namespace. */
 export function uploadProblem(code: string | undefined): string {
-  if (code === 'upload.fileFormat') return 'problems.fileFormat';
-  if (code === 'mixing.maximumFiles') return 'problems.maximumFiles';
-  if (code === 'mixing.noFiles') return 'problems.minimumFiles';
-  if (code === 'upload.fileSizeMin' || code === 'upload.fileSizeMax' || code === 'UPLOAD.TOO_LARGE')
-    return 'problems.fileSize';
-  return 'errors.upload';
+  return errorKey('mixingUpload', code, 'errors.upload');
 }
 
 /**
@@ -97,9 +93,7 @@ export function MixSetup({
       try {
         created = await createSession({ name: name.trim(), mixingStyle: style, sampleRate }).unwrap();
       } catch (error) {
-        setFailure(
-          errorBody(error)?.code === 'VALIDATION.FAILED' ? 'problems.mixNameRequired' : 'errors.createSession',
-        );
+        setFailure(errorKey('mixingCreate', errorBody(error)?.code, 'errors.createSession'));
         return;
       }
       const sessionId = created.session?.id;

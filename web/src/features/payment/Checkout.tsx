@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/Modal';
+import { errorKey } from '../../lib/error-codes';
 import { type Currency, formatMoney } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
 import {
@@ -25,21 +26,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** The error banner's key for a refusal of the server. */
 function paymentError(error: unknown, fallback: string): string {
-  switch (failureCode(error)) {
-    case 'BILLING.PAYMENT_DECLINED':
-      return 'payment:errors.failed';
-    case 'BILLING.PAYMENT_NOT_APPROVED':
-    case 'BILLING.PAYMENT_CLOSED':
-      return 'payment:errors.notCompleted';
-    case 'BILLING.PROVIDER_UNAVAILABLE':
-      return 'payment:errors.providerUnavailable';
-    case 'BILLING.CURRENCY_NOT_SUPPORTED':
-      return 'payment:errors.currency';
-    case 'BILLING.ALREADY_UNLOCKED':
-      return 'payment:errors.alreadyUnlocked';
-    default:
-      return fallback;
-  }
+  return errorKey('payment', failureCode(error), fallback);
 }
 
 export interface Checkout {

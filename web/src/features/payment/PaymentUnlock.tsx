@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Modal } from '../../components/Modal';
 import { browserCurrency } from '../../lib/currency';
+import { errorKey } from '../../lib/error-codes';
 import { CURRENCIES, type Currency, formatMoney } from '../../lib/format';
 import {
   failureCode,
@@ -103,11 +104,7 @@ export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
       try {
         await unlockMaster({ trackId: track.id, credit: true }).unwrap();
       } catch (caught) {
-        checkout.fail(
-          failureCode(caught) === 'BILLING.INSUFFICIENT_CREDITS'
-            ? 'payment:errors.insufficientCredits'
-            : 'payment:errors.credit',
-        );
+        checkout.fail(errorKey('credit', failureCode(caught), 'payment:errors.credit'));
         return;
       }
       const failure = await awaitMaster();

@@ -28,7 +28,7 @@ export const LINK_DAYS = 7;
 
 class LinkExpiredError extends CodedError {
   readonly code = 'TRACKS.LINK_EXPIRED';
-  readonly status = 410;
+  readonly kind = 'gone';
   constructor() {
     super('This download link has expired. Ask for the e-mail again.');
   }

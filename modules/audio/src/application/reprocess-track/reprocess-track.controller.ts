@@ -39,8 +39,8 @@ export class ReprocessTrackController {
     description: 'upload.invalidService, invalidMode, invalidPreset, invalidIntensity, invalidTarget, fileSizeMin…',
   })
   @ApiResponse({ status: 404, description: 'TRACKS.NOT_FOUND: not an upload of this user' })
-  @ApiResponse({ status: 409, description: 'services.errors.alreadyProcessing' })
-  @ApiResponse({ status: 413, description: 'upload.fileSizeMax' })
+  @ApiResponse({ status: 409, description: 'TRACKS.ALREADY_PROCESSING' })
+  @ApiResponse({ status: 413, description: 'UPLOAD.FILE_SIZE_MAX' })
   reprocess(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,

@@ -42,32 +42,32 @@ export interface UploadChoice {
 export function uploadChoice(fields: Record<string, string>, hasReference = false): UploadChoice {
   const service = fields.service as TrackService;
   if (!TRACK_SERVICES.includes(service)) {
-    throw new UploadRejectedError('upload.invalidService', 'Choose mastering, stem separation or enhancement.');
+    throw new UploadRejectedError('UPLOAD.INVALID_SERVICE', 'Choose mastering, stem separation or enhancement.');
   }
   let preset: EnhancementPreset | null = null;
   let mode: StemMode | null = null;
   if (service === 'AUDIO_ENHANCEMENT') {
     preset = (fields.preset || 'audio') as EnhancementPreset;
     if (!ENHANCEMENT_PRESETS.includes(preset))
-      throw new UploadRejectedError('upload.invalidPreset', 'Unknown enhancement preset.');
+      throw new UploadRejectedError('UPLOAD.INVALID_PRESET', 'Unknown enhancement preset.');
   }
   if (service === 'STEM_SEPARATION') {
     mode = (fields.mode || 'vocals') as StemMode;
-    if (!STEM_MODES.includes(mode)) throw new UploadRejectedError('upload.invalidMode', 'Unknown stem mode.');
+    if (!STEM_MODES.includes(mode)) throw new UploadRejectedError('UPLOAD.INVALID_MODE', 'Unknown stem mode.');
   }
   let intensity: MasteringIntensity | null = null;
   let target: MasteringTarget | null = null;
   if (service === 'AI_MASTERING') {
     intensity = (fields.intensity || 'medium') as MasteringIntensity;
     if (!MASTERING_INTENSITIES.includes(intensity))
-      throw new UploadRejectedError('upload.invalidIntensity', 'Choose a low, medium or high intensity.');
+      throw new UploadRejectedError('UPLOAD.INVALID_INTENSITY', 'Choose a low, medium or high intensity.');
     if (fields.target || !hasReference) {
       target = (fields.target || 'streaming') as MasteringTarget;
       if (!MASTERING_TARGETS.includes(target))
-        throw new UploadRejectedError('upload.invalidTarget', 'Choose a loudness target: streaming, apple or club.');
+        throw new UploadRejectedError('UPLOAD.INVALID_TARGET', 'Choose a loudness target: streaming, apple or club.');
     }
   } else if (hasReference) {
-    throw new UploadRejectedError('upload.invalidReference', 'Only mastering takes a reference track.');
+    throw new UploadRejectedError('UPLOAD.INVALID_REFERENCE', 'Only mastering takes a reference track.');
   }
   return { service, preset, mode, intensity, target };
 }
@@ -76,16 +76,16 @@ export function checkSize(service: TrackService, size: number): void {
   const { min, max } = SIZE_LIMITS[service];
   if (size < min) {
     const limitMb = min / MB;
-    throw new UploadRejectedError('upload.fileSizeMin', `The file is too small (at least ${formatMb(limitMb)} MB).`, {
+    throw new UploadRejectedError('UPLOAD.FILE_SIZE_MIN', `The file is too small (at least ${formatMb(limitMb)} MB).`, {
       limitMb,
     });
   }
   if (size > max) {
     throw new UploadRejectedError(
-      'upload.fileSizeMax',
+      'UPLOAD.FILE_SIZE_MAX',
       `The file is too large (at most ${max / MB} MB).`,
       { limitMb: max / MB },
-      413,
+      'too_large',
     );
   }
 }
@@ -102,23 +102,23 @@ export function checkContent(choice: UploadChoice, probe: ProbeResult): { isVide
   const isVideoPreset = choice.service === 'AUDIO_ENHANCEMENT' && choice.preset === 'video';
   if (isVideoPreset) {
     if (!VIDEO.has(probe.container) || !probe.hasVideo) {
-      throw new UploadRejectedError('upload.invalidVideoFormat', 'Choose an MP4, MPEG, MOV or M4V video.');
+      throw new UploadRejectedError('UPLOAD.INVALID_VIDEO_FORMAT', 'Choose an MP4, MPEG, MOV or M4V video.');
     }
-    if (!probe.hasAudio) throw new UploadRejectedError('upload.noAudioTrack', 'This video has no sound to enhance.');
+    if (!probe.hasAudio) throw new UploadRejectedError('UPLOAD.NO_AUDIO_TRACK', 'This video has no sound to enhance.');
     return { isVideo: true };
   }
   if (!AUDIO.has(probe.container) || !probe.hasAudio || probe.hasVideo) {
-    throw new UploadRejectedError('upload.audioFormat', 'Choose a WAV or MP3 audio file.');
+    throw new UploadRejectedError('UPLOAD.AUDIO_FORMAT', 'Choose a WAV or MP3 audio file.');
   }
   if (!(probe.audioDurationSec > 0))
-    throw new UploadRejectedError('upload.audioFormat', 'This file contains no sound.');
+    throw new UploadRejectedError('UPLOAD.AUDIO_FORMAT', 'This file contains no sound.');
   return { isVideo: false };
 }
 
 /** A reference track must be WAV or MP3 audio with sound, like a track to master. */
 export function checkReference(probe: ProbeResult): void {
   if (!AUDIO.has(probe.container) || !probe.hasAudio || probe.hasVideo || !(probe.audioDurationSec > 0)) {
-    throw new UploadRejectedError('upload.invalidReference', 'The reference must be a WAV or MP3 audio file.');
+    throw new UploadRejectedError('UPLOAD.INVALID_REFERENCE', 'The reference must be a WAV or MP3 audio file.');
   }
 }
 

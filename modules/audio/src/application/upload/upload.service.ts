@@ -27,7 +27,7 @@ const MAX_FILENAME = 255;
 function unreadable(error: unknown): unknown {
   if (!(error instanceof EngineError)) return error;
   return new UploadRejectedError(
-    error.code === 'ENGINE.NO_AUDIO_TRACK' ? 'upload.noAudioTrack' : 'upload.audioFormat',
+    error.code === 'ENGINE.NO_AUDIO_TRACK' ? 'UPLOAD.NO_AUDIO_TRACK' : 'UPLOAD.AUDIO_FORMAT',
     'This file is not audio or video we can read.',
   );
 }
@@ -100,7 +100,7 @@ export class UploadService {
             : LARGEST_UPLOAD,
         store: (stream, _index, _filename, _mimeType, field) => {
           if (seen.has(field)) {
-            throw new UploadRejectedError('upload.tooManyFiles', 'Send one file, and at most one reference track.');
+            throw new UploadRejectedError('UPLOAD.TOO_MANY_FILES', 'Send one file, and at most one reference track.');
           }
           seen.add(field);
           return this.blobs.put(field === 'reference' ? referenceKey : key, stream, 'application/octet-stream');
@@ -108,7 +108,7 @@ export class UploadService {
       });
       const file = files.find((received) => received.field === 'file');
       const reference = files.find((received) => received.field === 'reference');
-      if (!file) throw new UploadRejectedError('upload.fileRequired', 'Choose a file to upload.');
+      if (!file) throw new UploadRejectedError('UPLOAD.FILE_REQUIRED', 'Choose a file to upload.');
       const choice = uploadChoice(fields, reference !== undefined);
       checkSize(choice.service, file.size);
       return await this.locks.run(`${userId}:${choice.service}`, async () => {
@@ -170,7 +170,7 @@ export class UploadService {
         .withLocalFile(referenceKey, (path) => probe(path))
         .catch((error: unknown) => {
           if (!(error instanceof EngineError)) throw error;
-          throw new UploadRejectedError('upload.invalidReference', 'The reference must be a WAV or MP3 audio file.');
+          throw new UploadRejectedError('UPLOAD.INVALID_REFERENCE', 'The reference must be a WAV or MP3 audio file.');
         });
       checkReference(reference);
     }
@@ -180,9 +180,9 @@ export class UploadService {
         if (!(error instanceof EngineError)) throw error;
         const video = choice.preset === 'video';
         if (error.code === 'ENGINE.NO_AUDIO_TRACK')
-          throw new UploadRejectedError('upload.noAudioTrack', 'This video has no sound to enhance.');
+          throw new UploadRejectedError('UPLOAD.NO_AUDIO_TRACK', 'This video has no sound to enhance.');
         throw new UploadRejectedError(
-          video ? 'upload.invalidVideoFormat' : 'upload.audioFormat',
+          video ? 'UPLOAD.INVALID_VIDEO_FORMAT' : 'UPLOAD.AUDIO_FORMAT',
           video ? 'Choose an MP4, MPEG, MOV or M4V video.' : 'Choose a WAV or MP3 audio file.',
         );
       });

@@ -110,10 +110,10 @@ export class PaymentsService {
       throw new ValidationFailedError({ currency: 'BILLING.INVALID_CURRENCY' });
     }
     if (provider === 'ORANGE_MONEY' && currency !== 'XOF') {
-      throw new BillingError('BILLING.CURRENCY_NOT_SUPPORTED', 'Orange Money takes payments in XOF only.', 400);
+      throw new BillingError('BILLING.CURRENCY_NOT_SUPPORTED', 'Orange Money takes payments in XOF only.', 'invalid');
     }
     if (provider === 'PAYPAL' && currency === 'XOF') {
-      throw new BillingError('BILLING.CURRENCY_NOT_SUPPORTED', 'PayPal does not take payments in XOF.', 400);
+      throw new BillingError('BILLING.CURRENCY_NOT_SUPPORTED', 'PayPal does not take payments in XOF.', 'invalid');
     }
     const planId = typeof body.planId === 'string' && body.planId.trim() ? body.planId.trim() : null;
     const type = upper(body.paymentType);
@@ -143,11 +143,11 @@ export class PaymentsService {
       const pack = planId ? this.catalogue.pack(planId) : undefined;
       if (!pack) {
         throw planId && this.catalogue.isPayPerTrack(planId)
-          ? new BillingError('BILLING.PLAN_NOT_PURCHASABLE', `${PAY_PER_TRACK} cannot be bought as a pack.`, 400)
-          : new BillingError('BILLING.UNKNOWN_PLAN', 'This plan does not exist.', 400);
+          ? new BillingError('BILLING.PLAN_NOT_PURCHASABLE', `${PAY_PER_TRACK} cannot be bought as a pack.`, 'invalid')
+          : new BillingError('BILLING.UNKNOWN_PLAN', 'This plan does not exist.', 'invalid');
       }
       if (requestedService && requestedService !== pack.serviceType) {
-        throw new BillingError('BILLING.PLAN_MISMATCH', 'This plan is not a pack of that service.', 400);
+        throw new BillingError('BILLING.PLAN_MISMATCH', 'This plan is not a pack of that service.', 'invalid');
       }
       const cycleText = upper(body.billingCycle) ?? 'MONTHLY';
       if (cycleText !== 'MONTHLY' && cycleText !== 'YEARLY') {
@@ -168,13 +168,18 @@ export class PaymentsService {
       if (!trackId) throw new ValidationFailedError({ trackId: 'BILLING.TRACK_REQUIRED' });
       const target = await this.targets.require(userId, trackId);
       if (requestedService && requestedService !== target.service) {
-        throw new BillingError('BILLING.SERVICE_MISMATCH', 'This track was not processed by that service.', 400);
+        throw new BillingError('BILLING.SERVICE_MISMATCH', 'This track was not processed by that service.', 'invalid');
       }
       const plan = this.catalogue.payPerTrack(target.service);
       if (planId && planId !== plan.id) {
-        throw new BillingError('BILLING.PLAN_MISMATCH', `Pay for one result with the ${PAY_PER_TRACK} plan.`, 400);
+        throw new BillingError(
+          'BILLING.PLAN_MISMATCH',
+          `Pay for one result with the ${PAY_PER_TRACK} plan.`,
+          'invalid',
+        );
       }
-      if (target.unlocked) throw new BillingError('BILLING.ALREADY_UNLOCKED', 'This result is already unlocked.', 409);
+      if (target.unlocked)
+        throw new BillingError('BILLING.ALREADY_UNLOCKED', 'This result is already unlocked.', 'conflict');
       priced = {
         price: { amount: plan.prices[currency], currency },
         planId: plan.id,
@@ -187,7 +192,7 @@ export class PaymentsService {
     }
     if (body.amount !== undefined && body.amount !== null) {
       if (toMinor(body.amount, currency) !== priced.price.amount) {
-        throw new BillingError('BILLING.AMOUNT_MISMATCH', 'The amount does not match the price.', 400, {
+        throw new BillingError('BILLING.AMOUNT_MISMATCH', 'The amount does not match the price.', 'invalid', {
           expected: toMajor(priced.price.amount, currency),
           currency,
         });
@@ -334,7 +339,7 @@ export class PaymentsService {
       return { success: true, message: 'Payment already captured', status: state.status };
     }
     if (state.status !== 'pending') {
-      throw new BillingError('BILLING.PAYMENT_CLOSED', `This payment is ${state.status}.`, 409, {
+      throw new BillingError('BILLING.PAYMENT_CLOSED', `This payment is ${state.status}.`, 'conflict', {
         status: state.status,
       });
     }
@@ -353,13 +358,13 @@ export class PaymentsService {
         throw new BillingError(
           'BILLING.PAYMENT_DECLINED',
           'The payment was declined. Please try another way to pay.',
-          402,
+          'payment_required',
           {
             issue: error.issue,
           },
         );
       } else if (error instanceof ProviderRefusal) {
-        throw new BillingError('BILLING.PAYMENT_NOT_APPROVED', 'The payment has not been approved yet.', 409, {
+        throw new BillingError('BILLING.PAYMENT_NOT_APPROVED', 'The payment has not been approved yet.', 'conflict', {
           issue: error.issue,
         });
       } else if (error instanceof ProviderUnavailable) {
@@ -367,7 +372,8 @@ export class PaymentsService {
       } else throw error;
     }
     const capture = this.completedCapture(order);
-    if (!capture) throw new BillingError('BILLING.PAYMENT_NOT_CAPTURED', 'The payment is not captured yet.', 409);
+    if (!capture)
+      throw new BillingError('BILLING.PAYMENT_NOT_CAPTURED', 'The payment is not captured yet.', 'conflict');
     await this.recordCapture(paymentId, intent.ownerId, capture.id, paypalMoney(capture.amount), source);
     return { success: true, message: 'Payment captured', status: 'paid' };
   }

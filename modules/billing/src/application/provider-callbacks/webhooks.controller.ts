@@ -6,7 +6,7 @@ import { OrangeMoneyGateway, PayPalGateway, type PayPalWebhookEvent, ProviderUna
 import { PaymentsService } from '../payments/payments.service';
 
 const invalidSignature = (): BillingError =>
-  new BillingError('BILLING.INVALID_SIGNATURE', 'The callback could not be verified.', 401);
+  new BillingError('BILLING.INVALID_SIGNATURE', 'The callback could not be verified.', 'unauthenticated');
 
 /** The provider could not be asked whether a delivery is genuine: 502, so it delivers again later. */
 const unreachable = (error: unknown): never => {

@@ -51,12 +51,12 @@ export class UnlockController {
     if (paymentId) {
       const { paymentId: found, state } = await this.payments.owned(user.userId, paymentId);
       if (state.intent!.kind !== 'TRACK' || state.intent!.trackId !== id) {
-        throw new BillingError('BILLING.PAYMENT_MISMATCH', 'This payment is not for this track.', 400);
+        throw new BillingError('BILLING.PAYMENT_MISMATCH', 'This payment is not for this track.', 'invalid');
       }
       if (state.status === 'pending') await this.payments.refresh(found, state, 'status').catch(() => undefined);
       const now = await this.ledger.paymentState(found);
       if (now.status !== 'paid') {
-        throw new BillingError('BILLING.PAYMENT_NOT_CAPTURED', 'This payment is not complete.', 402, {
+        throw new BillingError('BILLING.PAYMENT_NOT_CAPTURED', 'This payment is not complete.', 'payment_required', {
           status: now.status,
         });
       }
@@ -64,7 +64,11 @@ export class UnlockController {
       return this.answer(user.userId, id, { alreadyUnlocked: false, creditsUsed: 0 });
     }
     if (!target.ready) {
-      throw new BillingError('BILLING.RESULT_NOT_READY', 'The preview is not ready yet: nothing was spent.', 409);
+      throw new BillingError(
+        'BILLING.RESULT_NOT_READY',
+        'The preview is not ready yet: nothing was spent.',
+        'conflict',
+      );
     }
     const spendId = this.ids.newId();
     const { events } = await this.ledger.credits(

@@ -1,37 +1,49 @@
 import { Injectable } from '@nestjs/common';
-import { accountStream, type CommandContext, EventStore, handleCommand, ProjectionRunner } from '@kora/kernel';
+import {
+  type CommandContext,
+  CommandRunner,
+  EventStore,
+  ProjectionRunner,
+  type RunOptions,
+  type RunResult,
+} from '@kora/kernel';
+import { accountStream } from '../../contracts/streams';
 import type { AccountEvent } from '../../contracts/events';
 import { type AccountCommand, accountDecider, type AccountState } from '../../domain/account';
 import { SessionRevocations } from '../../ports/session-revocations';
 
-const READ_MODELS = ['profiles', 'preferences'];
-
 /**
- * Runs an account command: load `account-{userId}`, decide, append with the expected revision. Account commands are
- * safe to decide again on fresher state, so a concurrent write is retried. By default the call returns once the
- * profile and preferences read models show the change, so the next read sees it; an appended `SessionsEnded` is
- * applied to this process's token check at once.
+ * Runs an account command on `account-{userId}` with the kernel's runner. Account commands are safe to decide again
+ * on fresher state, so a concurrent write is retried. By default the call returns once the profile and preferences
+ * read models show the change, so the next read sees it; an appended `SessionsEnded` is applied to this process's
+ * token check at once, before that wait.
  */
 @Injectable()
-export class AccountCommands {
+export class AccountCommands extends CommandRunner<AccountCommand, AccountEvent, AccountState> {
   constructor(
-    private readonly store: EventStore,
-    private readonly projections: ProjectionRunner,
+    store: EventStore,
+    projections: ProjectionRunner,
     private readonly revocations: SessionRevocations,
-  ) {}
+  ) {
+    super(store, projections, {
+      stream: accountStream,
+      decider: accountDecider,
+      retries: 3,
+      readModels: ['profiles', 'preferences'],
+    });
+  }
 
-  async execute(
+  override async execute(
     userId: string,
     command: AccountCommand,
     context: CommandContext,
-  ): Promise<{ events: AccountEvent[]; state: AccountState }> {
-    const result = await handleCommand(this.store, accountStream(userId), accountDecider, command, context, {
-      retries: 3,
-    });
+    run: RunOptions = {},
+  ): Promise<RunResult<AccountEvent, AccountState>> {
+    const result = await super.execute(userId, command, context, { settle: false });
     for (const event of result.events) {
       if (event.type === 'SessionsEnded') this.revocations.ended(userId, event.data.tokensIssuedUntil);
     }
-    if (result.append) await this.projections.waitFor(result.append.position, 5_000, READ_MODELS);
-    return { events: result.events, state: result.state };
+    if (result.position !== null && run.settle !== false) await this.settle(result.position);
+    return result;
   }
 }

@@ -38,7 +38,7 @@ export function requestLanguage(chosen: unknown, acceptLanguage: string | undefi
 
 class TooManyRequestsError extends CodedError {
   readonly code = 'AUTH.TOO_MANY_REQUESTS';
-  readonly status = 429;
+  readonly kind = 'too_many_requests';
 }
 
 @ApiTags('auth')

@@ -1,19 +1,17 @@
 import busboy from 'busboy';
 import type { IncomingMessage } from 'node:http';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
-import { CodedError } from '../../errors';
+import { CodedError, type ErrorKind } from '../../errors';
 
-/** A refused upload: `code` is the client's message key, `details` what the message shows (a limit in MB). */
+/** A refused upload: `code` is an `UPLOAD.*` code, `details` what the client's message shows (a limit in MB). */
 export class UploadRejectedError extends CodedError {
-  readonly status: number;
   constructor(
     readonly code: string,
     message: string,
     details?: Record<string, unknown>,
-    status = 400,
+    readonly kind: ErrorKind = 'invalid',
   ) {
     super(message, details);
-    this.status = status;
   }
 }
 
@@ -46,10 +44,10 @@ const FORM_OVERHEAD = 2 * MB;
 function tooLarge(limit: number, what = 'file'): UploadRejectedError {
   const limitMb = Math.round(limit / MB);
   return new UploadRejectedError(
-    'upload.fileSizeMax',
+    'UPLOAD.FILE_SIZE_MAX',
     `The ${what} is too large (at most ${limitMb} MB).`,
     { limitMb },
-    413,
+    'too_large',
   );
 }
 
@@ -75,7 +73,7 @@ class SizeLimit extends Transform {
  * reported through `stored` of the rejection so the caller can remove them.
  *
  * Every error path settles the one promise returned, and only once every `store` has settled (so the caller's
- * cleanup never races a write still in progress): a file past its limit (413 `upload.fileSizeMax`), a body past
+ * cleanup never races a write still in progress): a file past its limit (413 `UPLOAD.FILE_SIZE_MAX`), a body past
  * what `maxFiles` files and the form's fields can weigh (the same 413: files under another name, parts past the
  * limits and the text around the parts are not stored but count), a store that fails (a full disk), a malformed
  * body, a client that goes away. No stream error and no rejection is left without a handler: one bad request must
@@ -99,7 +97,7 @@ export function receiveMultipart<T>(
         limits: { files: options.maxFiles, fields: 20, fieldSize: 64 * 1024, parts: options.maxFiles + 20 },
       });
     } catch {
-      reject(new UploadRejectedError('upload.fileRequired', 'Send the file as multipart/form-data.'));
+      reject(new UploadRejectedError('UPLOAD.FILE_REQUIRED', 'Send the file as multipart/form-data.'));
       return;
     }
     // No prototype: a field named `constructor` or `__proto__` is just a field.
@@ -140,7 +138,9 @@ export function receiveMultipart<T>(
       limit.on('error', (error) => {
         if (error instanceof UploadRejectedError) fail(error);
       });
-      stream.on('limit', () => fail(new UploadRejectedError('upload.fileSizeMax', 'The file is too large.', {}, 413)));
+      stream.on('limit', () =>
+        fail(new UploadRejectedError('UPLOAD.FILE_SIZE_MAX', 'The file is too large.', {}, 'too_large')),
+      );
       stream.on('error', (error) => limit.destroy(error));
       stream.pipe(limit);
       let stored: Promise<T>;
@@ -161,7 +161,9 @@ export function receiveMultipart<T>(
       );
     });
     parser.on('error', (error) =>
-      fail(new UploadRejectedError('upload.fileRequired', `The upload could not be read: ${(error as Error).message}`)),
+      fail(
+        new UploadRejectedError('UPLOAD.FILE_REQUIRED', `The upload could not be read: ${(error as Error).message}`),
+      ),
     );
     let closed = false;
     parser.on('close', () => {
@@ -177,7 +179,7 @@ export function receiveMultipart<T>(
       });
     });
     const aborted = (): void => {
-      fail(new UploadRejectedError('upload.aborted', 'The upload was interrupted.'));
+      fail(new UploadRejectedError('UPLOAD.ABORTED', 'The upload was interrupted.'));
       parser.destroy();
     };
     request.on('aborted', aborted);

@@ -81,9 +81,11 @@ export class AddTracksController {
           return this.blobs.put(keyOf(trackId), stream, 'audio/wav').then(() => trackId);
         },
       });
-      if (files.length === 0) throw new MixError('mixing.noFiles', 'No files provided for upload');
+      if (files.length === 0) throw new MixError('MIXING.NO_FILES', 'No files provided for upload');
       if (files.length > room)
-        throw new MixError('mixing.maximumFiles', `A mix takes at most ${MAX_TRACKS} files.`, 400, { max: MAX_TRACKS });
+        throw new MixError('MIXING.MAXIMUM_FILES', `A mix takes at most ${MAX_TRACKS} files.`, 'invalid', {
+          max: MAX_TRACKS,
+        });
       let requested: Array<Record<string, unknown>> = [];
       if (fields.settings) {
         try {
@@ -98,18 +100,18 @@ export class AddTracksController {
       const tracks: Array<MixTrackFile & { settings: MixTrackSettings }> = [];
       for (const file of files) {
         if (file.size < MIN_FILE)
-          throw new UploadRejectedError('upload.fileSizeMin', 'The file is too small.', {
+          throw new UploadRejectedError('UPLOAD.FILE_SIZE_MIN', 'The file is too small.', {
             limitMb: MIN_FILE / 1048576,
           });
         const found = await this.blobs
           .withLocalFile(keyOf(file.stored), (path) => probe(path))
           .catch((error: unknown) => {
             if (error instanceof EngineError)
-              throw new UploadRejectedError('upload.fileFormat', 'Mixing takes WAV files only.');
+              throw new UploadRejectedError('UPLOAD.FILE_FORMAT', 'Mixing takes WAV files only.');
             throw error;
           });
         if (found.container !== 'wav' || !found.hasAudio || found.hasVideo) {
-          throw new UploadRejectedError('upload.fileFormat', 'Mixing takes WAV files only.');
+          throw new UploadRejectedError('UPLOAD.FILE_FORMAT', 'Mixing takes WAV files only.');
         }
         const entry = requested.find((candidate) => candidate.fileName === file.filename) ?? {};
         tracks.push({

@@ -26,7 +26,7 @@ export class SessionReads {
     const track = await this.queries.execute<GetMixTrack, MixTrackDocument | null>(
       new GetMixTrack(user.userId, trackId),
     );
-    if (!track) throw new MixError('mixing.trackNotFound', 'Track not found', 404);
+    if (!track) throw new MixError('MIXING.TRACK_NOT_FOUND', 'Track not found', 'not_found');
     return this.session(user, track.sessionId);
   }
 

@@ -161,8 +161,8 @@ export class MixJobs implements JobHandler, OnModuleInit {
       );
     } catch (error) {
       if (
-        (error as { code?: string }).code === 'mixing.staleJob' ||
-        (error as { code?: string }).code === 'mixing.sessionNotFound'
+        (error as { code?: string }).code === 'MIXING.STALE_JOB' ||
+        (error as { code?: string }).code === 'MIXING.SESSION_NOT_FOUND'
       )
         return;
       if (error instanceof CancelledError || signal.aborted) throw error;

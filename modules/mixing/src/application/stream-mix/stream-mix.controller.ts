@@ -35,9 +35,9 @@ export class StreamMixController {
       : Object.hasOwn(session.files, type)
         ? session.files[type]
         : undefined;
-    if (!key) throw new MixError('mixing.fileNotFound', 'File not found', 404);
+    if (!key) throw new MixError('MIXING.FILE_NOT_FOUND', 'File not found', 'not_found');
     if ((type === 'mix' || type.startsWith('track-')) && !session.unlocked) {
-      throw new MixError('mixing.locked', 'Unlock this mix to get the full result.', 403);
+      throw new MixError('MIXING.LOCKED', 'Unlock this mix to get the full result.', 'forbidden');
     }
     await sendBlob(this.blobs, key, request, reply, {
       filename: `${session.name.replace(/<[^>]*>?/g, '') || 'mix'}_${type}`,

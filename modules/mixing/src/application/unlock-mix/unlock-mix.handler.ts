@@ -1,6 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CommandContexts } from '@kora/kernel/nest';
-import { EventStore, mixStream } from '@kora/kernel';
+import { EventStore } from '@kora/kernel';
+import { mixStream } from '../../contracts/streams';
 import { UnlockMix } from '../../contracts/commands';
 import type { MixEvent } from '../../contracts/events';
 import { sessionDecider, sessionNotFound } from '../../domain/session';

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { EventStore, handleCommand, notificationsStream, ValidationFailedError } from '@kora/kernel';
+import { EventStore, handleCommand, ValidationFailedError } from '@kora/kernel';
+import { notificationsStream } from '../../contracts/streams';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import type { NotificationKind } from '../../contracts/events';
 import { inboxDecider } from '../../domain/notifications';

@@ -1,7 +1,8 @@
 import { Controller, HttpCode, Param, Patch } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { EventStore, handleCommand, notificationsStream, ProjectionRunner } from '@kora/kernel';
+import { EventStore, handleCommand, ProjectionRunner } from '@kora/kernel';
+import { notificationsStream } from '../../contracts/streams';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import { GetNotification, type NotificationDocument } from '../../contracts/queries';
 import { inboxDecider, NotificationNotFoundError } from '../../domain/notifications';

@@ -1,5 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { EventStore, notificationsStream, toAppend } from '@kora/kernel';
+import { EventStore, toAppend } from '@kora/kernel';
+import { notificationsStream } from '../../contracts/streams';
 import { CommandContexts } from '@kora/kernel/nest';
 import { createHash } from 'node:crypto';
 import { SendNotification } from '../../contracts/commands';

@@ -2,6 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/Modal';
 import { errorBody } from '../../../lib/api';
+import { errorKey } from '../../../lib/error-codes';
 import { useSession } from '../../../lib/session/SessionProvider';
 import { useDeactivateAccountMutation } from '../api/account';
 import { DELETE_CONFIRMATION, isDeleteConfirmed } from '../validation';
@@ -29,7 +30,7 @@ export function DeactivateModal({ onClose }: { onClose(): void }) {
       await logout('/');
     } catch (failure) {
       const code = errorBody(failure)?.code;
-      setError(code === 'VALIDATION.FAILED' ? 'account.security.delete.confirmError' : 'account.security.delete.error');
+      setError(errorKey('deactivate', code, 'account.security.delete.error'));
     }
   };
 

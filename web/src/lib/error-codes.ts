@@ -1,0 +1,95 @@
+/**
+ * The one table from the server's error codes (`MODULE.PROBLEM`, docs/api.md) to the client's translation keys.
+ * A code reads differently depending on where it is shown, so each row gives the key per place; a place that has no
+ * key for a code shows its own fallback. Keys are as the place passes them to `t` (its namespace in `PLACES`).
+ */
+export const PLACES = {
+  /** Beside the file chosen on the studio's upload card (size and format, spec §5). */
+  uploadFile: 'studio',
+  /** The banner above the studio's upload card. */
+  uploadBanner: 'studio',
+  /** A failed job's `errorCode`, on the studio's result. */
+  jobFailure: 'studio',
+  /** Choosing an earlier upload in the media library. */
+  library: 'common',
+  /** The mixing upload card's files. */
+  mixingUpload: 'mixing',
+  /** Creating a mix session. */
+  mixingCreate: 'mixing',
+  /** The payment panel's error banner. */
+  payment: 'common',
+  /** Spending a credit. */
+  credit: 'common',
+  /** Deleting the account. */
+  deactivate: 'common',
+} as const;
+
+export type ErrorPlace = keyof typeof PLACES;
+
+const INVALID_CHOICE = { uploadBanner: 'upload.errors.invalidChoice' };
+const LIBRARY_FORMAT = 'library.media.errors.format';
+const NOT_COMPLETED = { payment: 'payment:errors.notCompleted' };
+const engine = (problem: string) => ({ jobFailure: `failures.${problem}` });
+
+export const ERROR_KEYS: Readonly<Record<string, Partial<Record<ErrorPlace, string>>>> = {
+  'UPLOAD.FILE_SIZE_MIN': {
+    uploadFile: 'upload.errors.fileSizeMin',
+    library: 'library.media.errors.fileSizeMin',
+    mixingUpload: 'problems.fileSize',
+  },
+  'UPLOAD.FILE_SIZE_MAX': {
+    uploadFile: 'upload.errors.fileSizeMax',
+    library: 'library.media.errors.fileSizeMax',
+    mixingUpload: 'problems.fileSize',
+  },
+  'UPLOAD.AUDIO_FORMAT': { uploadFile: 'upload.errors.audioFormat', library: LIBRARY_FORMAT },
+  'UPLOAD.INVALID_VIDEO_FORMAT': { uploadFile: 'upload.errors.invalidVideoFormat', library: LIBRARY_FORMAT },
+  'UPLOAD.NO_AUDIO_TRACK': { uploadFile: 'upload.errors.noAudioTrack', library: LIBRARY_FORMAT },
+  'UPLOAD.FILE_REQUIRED': { uploadFile: 'upload.errors.fileRequired' },
+  'UPLOAD.FILE_FORMAT': { mixingUpload: 'problems.fileFormat' },
+  'UPLOAD.INVALID_SERVICE': INVALID_CHOICE,
+  'UPLOAD.INVALID_PRESET': INVALID_CHOICE,
+  'UPLOAD.INVALID_MODE': INVALID_CHOICE,
+  'UPLOAD.INVALID_INTENSITY': INVALID_CHOICE,
+  'UPLOAD.INVALID_TARGET': INVALID_CHOICE,
+  'UPLOAD.TOO_MANY_FILES': INVALID_CHOICE,
+  'UPLOAD.INVALID_REFERENCE': { uploadBanner: 'upload.errors.referenceFormat' },
+  'TRACKS.ALREADY_PROCESSING': {
+    uploadBanner: 'errors.alreadyProcessing',
+    library: 'library.media.errors.alreadyProcessing',
+  },
+  'TRACKS.NOT_FOUND': { library: 'library.media.errors.notFound' },
+  'STORAGE.FULL': { uploadBanner: 'errors.unavailable' },
+  'MIXING.MAXIMUM_FILES': { mixingUpload: 'problems.maximumFiles' },
+  'MIXING.NO_FILES': { mixingUpload: 'problems.minimumFiles' },
+  'VALIDATION.FAILED': {
+    mixingCreate: 'problems.mixNameRequired',
+    deactivate: 'account.security.delete.confirmError',
+  },
+  'BILLING.PAYMENT_DECLINED': { payment: 'payment:errors.failed' },
+  'BILLING.PAYMENT_NOT_APPROVED': NOT_COMPLETED,
+  'BILLING.PAYMENT_CLOSED': NOT_COMPLETED,
+  'BILLING.PROVIDER_UNAVAILABLE': { payment: 'payment:errors.providerUnavailable' },
+  'BILLING.CURRENCY_NOT_SUPPORTED': { payment: 'payment:errors.currency' },
+  'BILLING.ALREADY_UNLOCKED': { payment: 'payment:errors.alreadyUnlocked' },
+  'BILLING.INSUFFICIENT_CREDITS': { credit: 'payment:errors.insufficientCredits' },
+  'ENGINE.DECODE_FAILED': engine('DECODE_FAILED'),
+  'ENGINE.TRUNCATED_INPUT': engine('TRUNCATED_INPUT'),
+  'ENGINE.NO_AUDIO_TRACK': engine('NO_AUDIO_TRACK'),
+  'ENGINE.EMPTY_INPUT': engine('EMPTY_INPUT'),
+  'ENGINE.TOO_SHORT': engine('TOO_SHORT'),
+  'ENGINE.INVALID_OPTIONS': engine('INVALID_OPTIONS'),
+  'ENGINE.WORKER_FAILED': engine('WORKER_FAILED'),
+  'ENGINE.UNSUPPORTED_FORMAT': engine('UNSUPPORTED_FORMAT'),
+  'ENGINE.FORMAT_MISMATCH': engine('FORMAT_MISMATCH'),
+};
+
+/** The key `place` shows for a server code, if the table has one. */
+export function errorKeyFor(place: ErrorPlace, code: string | null | undefined): string | undefined {
+  return code && Object.hasOwn(ERROR_KEYS, code) ? ERROR_KEYS[code]![place] : undefined;
+}
+
+/** The key `place` shows for a server code, else the place's fallback. */
+export function errorKey(place: ErrorPlace, code: string | null | undefined, fallback: string): string {
+  return errorKeyFor(place, code) ?? fallback;
+}
