@@ -381,6 +381,21 @@ describe('the stems result in the studio, on the real server', { concurrency: fa
   };
   const stemsBoard = () => studio.locator('.stems-board');
 
+  /** A PayPal payment (a track or a pack) made by API, approved on the sandbox and captured. */
+  const payWithPayPalSandbox = async (order) => {
+    const intent = await api('/api/payments/createIntent', { method: 'POST', body: JSON.stringify(order) });
+    assert.ok(intent.ok, await intent.clone().text());
+    const { orderId } = await intent.json();
+    const approved = await fetch(`${app.baseUrl}/sandbox/paypal/orders/${orderId}/approve`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(approved.status, 200);
+    const captured = await api(`/api/payments/paypal/capture/${orderId}`, { method: 'POST' });
+    assert.ok(captured.ok, await captured.clone().text());
+  };
+
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kora-stems-app-e2e-'));
     // 12 s of a chord over a pulse, 44.1 kHz stereo: above the 1 MB minimum of stem separation.
@@ -471,20 +486,7 @@ describe('the stems result in the studio, on the real server', { concurrency: fa
   });
 
   test('unlocked by a PayPal payment, "download all" saves the full stems and the original WAV in one zip', async () => {
-    const intent = await api('/api/payments/createIntent', {
-      method: 'POST',
-      body: JSON.stringify({ provider: 'PAYPAL', currency: 'EUR', trackId }),
-    });
-    assert.ok(intent.ok, await intent.clone().text());
-    const { orderId } = await intent.json();
-    const approved = await fetch(`${app.baseUrl}/sandbox/paypal/orders/${orderId}/approve`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: '{}',
-    });
-    assert.equal(approved.status, 200);
-    const captured = await api(`/api/payments/paypal/capture/${orderId}`, { method: 'POST' });
-    assert.ok(captured.ok, await captured.clone().text());
+    await payWithPayPalSandbox({ provider: 'PAYPAL', currency: 'EUR', trackId });
     const track = await (await api(`/api/audio/track/${trackId}`)).json();
     assert.equal(track.unlocked, true);
 
@@ -532,19 +534,12 @@ describe('the stems result in the studio, on the real server', { concurrency: fa
     await dialog.getByRole('button', { name: 'Not now' }).click();
 
     // A stem separation pack, bought through the PayPal sandbox by API; the page follows the credits live.
-    const intent = await api('/api/payments/createIntent', {
-      method: 'POST',
-      body: JSON.stringify({ provider: 'PAYPAL', currency: 'USD', planId: 'stems-starter', billingCycle: 'MONTHLY' }),
+    await payWithPayPalSandbox({
+      provider: 'PAYPAL',
+      currency: 'USD',
+      planId: 'stems-starter',
+      billingCycle: 'MONTHLY',
     });
-    assert.ok(intent.ok, await intent.clone().text());
-    const { orderId } = await intent.json();
-    const approved = await fetch(`${app.baseUrl}/sandbox/paypal/orders/${orderId}/approve`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: '{}',
-    });
-    assert.equal(approved.status, 200);
-    assert.ok((await api(`/api/payments/paypal/capture/${orderId}`, { method: 'POST' })).ok);
     await studio.locator('.plan-status__credits').getByText('5 credits').waitFor({ timeout: 15_000 });
 
     await modes().getByRole('button', { name: 'Vocals' }).click();

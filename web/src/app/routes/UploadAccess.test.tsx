@@ -1,15 +1,7 @@
 import { act, screen } from '@testing-library/react';
-import { beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { fakeServer, renderRoutes } from '../../test/fakes';
-
-// The studio's lazy views pull in styles and the waveform that jsdom cannot load.
-jest.mock('../../components/board/board.css', () => ({}));
-jest.mock('../../features/studio/video/video.css', () => ({}));
-jest.mock('wavesurfer.js', () => ({ __esModule: true, default: { create: jest.fn() } }));
-let DashboardRoute: typeof import('./DashboardRoute').DashboardRoute;
-beforeAll(async () => {
-  ({ DashboardRoute } = await import('./DashboardRoute'));
-});
+import { DashboardRoute } from './DashboardRoute';
 
 const flush = () => act(() => new Promise((resolve) => setTimeout(resolve, 30)));
 
