@@ -1,10 +1,11 @@
 /* global window, document -- the functions given to page.evaluate run in the browser */
-// The stems board and the video result in Debian's Chromium, on real files made by ffmpeg.
+// The stems board and the video result in Chromium, on real files made by ffmpeg.
 // 1. The components alone, in a small page built from `web/src/features/studio/stems/test/harness` and served with
 //    the media by a plain HTTP server: Web Audio decoding and its clock, wavesurfer drawing, the zip of "download all",
 //    the video element.
 // 2. The studio on the real server: a stem separation uploaded, separated, opened on the board with its previews,
-//    then unlocked by a (sandbox) PayPal payment and downloaded as one zip of the full stems.
+//    then unlocked by a (sandbox) PayPal payment and downloaded as one zip of the full stems; a mode button then
+//    separates the same upload in another mode (once a pack gives credits) and the first mode opens again.
 // Run after building the server and the client:
 //   node scripts/build-server.mjs --quiet && npm run build -w web && node --test --test-concurrency=1 web/e2e/stems.test.mjs
 import assert from 'node:assert/strict';
@@ -380,6 +381,21 @@ describe('the stems result in the studio, on the real server', { concurrency: fa
   };
   const stemsBoard = () => studio.locator('.stems-board');
 
+  /** A PayPal payment (a track or a pack) made by API, approved on the sandbox and captured. */
+  const payWithPayPalSandbox = async (order) => {
+    const intent = await api('/api/payments/createIntent', { method: 'POST', body: JSON.stringify(order) });
+    assert.ok(intent.ok, await intent.clone().text());
+    const { orderId } = await intent.json();
+    const approved = await fetch(`${app.baseUrl}/sandbox/paypal/orders/${orderId}/approve`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(approved.status, 200);
+    const captured = await api(`/api/payments/paypal/capture/${orderId}`, { method: 'POST' });
+    assert.ok(captured.ok, await captured.clone().text());
+  };
+
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kora-stems-app-e2e-'));
     // 12 s of a chord over a pulse, 44.1 kHz stereo: above the 1 MB minimum of stem separation.
@@ -470,20 +486,7 @@ describe('the stems result in the studio, on the real server', { concurrency: fa
   });
 
   test('unlocked by a PayPal payment, "download all" saves the full stems and the original WAV in one zip', async () => {
-    const intent = await api('/api/payments/createIntent', {
-      method: 'POST',
-      body: JSON.stringify({ provider: 'PAYPAL', currency: 'EUR', trackId }),
-    });
-    assert.ok(intent.ok, await intent.clone().text());
-    const { orderId } = await intent.json();
-    const approved = await fetch(`${app.baseUrl}/sandbox/paypal/orders/${orderId}/approve`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: '{}',
-    });
-    assert.equal(approved.status, 200);
-    const captured = await api(`/api/payments/paypal/capture/${orderId}`, { method: 'POST' });
-    assert.ok(captured.ok, await captured.clone().text());
+    await payWithPayPalSandbox({ provider: 'PAYPAL', currency: 'EUR', trackId });
     const track = await (await api(`/api/audio/track/${trackId}`)).json();
     assert.equal(track.unlocked, true);
 
@@ -515,6 +518,54 @@ describe('the stems result in the studio, on the real server', { concurrency: fa
       assert.equal(inside.subarray(0, 4).toString('latin1'), 'RIFF', `${stem} is a WAV`);
       assert.ok(inside.equals(served), `${stem} is byte for byte the full stem the server streams`);
     }
+  });
+
+  test('a mode button separates the same upload in that mode after asking, and the first mode opens again', async () => {
+    const modes = () => stemsBoard().getByRole('group', { name: 'Separation mode' });
+    assert.equal(await modes().getByRole('button', { name: 'Full' }).getAttribute('aria-pressed'), 'true');
+
+    // No stem separation credit yet (the track was paid alone): the plans instead of a new job.
+    await modes().getByRole('button', { name: 'Vocals' }).click();
+    let dialog = studio.getByRole('dialog', { name: 'Separate in Vocals mode?' });
+    assert.equal(
+      await dialog.getByRole('link', { name: 'Subscribe to a pack' }).getAttribute('href'),
+      '/accountSettings?section=plans&service=STEM_SEPARATION#plansSection',
+    );
+    await dialog.getByRole('button', { name: 'Not now' }).click();
+
+    // A stem separation pack, bought through the PayPal sandbox by API; the page follows the credits live.
+    await payWithPayPalSandbox({
+      provider: 'PAYPAL',
+      currency: 'USD',
+      planId: 'stems-starter',
+      billingCycle: 'MONTHLY',
+    });
+    await studio.locator('.plan-status__credits').getByText('5 credits').waitFor({ timeout: 15_000 });
+
+    await modes().getByRole('button', { name: 'Vocals' }).click();
+    dialog = studio.getByRole('dialog', { name: 'Separate in Vocals mode?' });
+    await dialog.getByText('its own free preview').waitFor();
+    await dialog.getByRole('button', { name: 'Start the separation' }).click();
+    await studio.waitForURL((url) => url.searchParams.get('track') !== trackId);
+    const vocalsId = new URL(studio.url()).searchParams.get('track');
+    await studio.locator('.processing').waitFor();
+    await stemsBoard().waitFor({ timeout: 240_000 });
+    assert.equal(await modes().getByRole('button', { name: 'Vocals' }).getAttribute('aria-pressed'), 'true');
+    const vocals = await (await api(`/api/audio/track/${vocalsId}`)).json();
+    assert.equal(vocals.mode, 'vocals');
+    assert.equal(vocals.filename, 'Sunu gaal.wav');
+    assert.equal(vocals.unlocked, false, 'a new job, locked until paid for');
+
+    // Back to "Full": the separation already made opens, nothing new is started.
+    await modes().getByRole('button', { name: 'Full' }).click();
+    await studio.waitForURL((url) => url.searchParams.get('track') === trackId);
+    assert.equal(await studio.getByRole('dialog').count(), 0);
+    await stemsBoard()
+      .locator('.stem-row .stem-waveform')
+      .nth(STEM_ROWS.length - 1)
+      .waitFor({ timeout: 60_000 });
+    const { totalCount } = await (await api('/api/audio/tracks?service=STEM_SEPARATION')).json();
+    assert.equal(totalCount, 2);
   });
 
   test('the board fits 375 and 1280 px with no serious axe violation', async () => {

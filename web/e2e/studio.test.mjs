@@ -86,6 +86,40 @@ async function upload(path) {
   await page.getByRole('button', { name: 'Start', exact: true }).click();
 }
 
+/** A POST to the API with the signed-in page's token. */
+const callApi = (path, body) =>
+  page.evaluate(
+    async ([url, payload]) => {
+      const key = Object.keys(localStorage).find((name) => name.startsWith('oidc.user:'));
+      const token = JSON.parse(localStorage.getItem(key)).access_token;
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(payload),
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    [path, body],
+  );
+
+/** Buys a pack through the PayPal sandbox by API (the payment screens have their own suite, payment.test.mjs). */
+async function buyPack(planId) {
+  const intent = await callApi('/api/payments/createIntent', {
+    provider: 'PAYPAL',
+    currency: 'USD',
+    planId,
+    billingCycle: 'MONTHLY',
+    paymentType: 'PACK',
+  });
+  assert.equal(intent.status, 201);
+  await fetch(`${server.baseUrl}/sandbox/paypal/orders/${intent.body.orderId}/approve`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
+  });
+  assert.equal((await callApi(`/api/payments/paypal/capture/${intent.body.orderId}`, {})).status, 200);
+}
+
 describe('the studio in Chromium', { concurrency: false }, () => {
   before(async () => {
     media = await mkdtemp(join(tmpdir(), 'kora-studio-e2e-'));
@@ -298,6 +332,28 @@ describe('the studio in Chromium', { concurrency: false }, () => {
     assert.equal(await page.getByRole('button', { name: /Stem separation/ }).isDisabled(), false);
   });
 
+  test('without a pack, enhancement and stem separation offer the plans instead of the file picker', async () => {
+    for (const [name, service] of [
+      [/Audio enhancement/, 'AUDIO_ENHANCEMENT'],
+      [/Stem separation/, 'STEM_SEPARATION'],
+    ]) {
+      await page.getByRole('button', { name }).click();
+      const subscribe = page.locator('.dropzone').getByRole('link', { name: 'Subscribe to a pack' });
+      assert.equal(
+        await subscribe.getAttribute('href'),
+        `/accountSettings?section=plans&service=${service}#plansSection`,
+      );
+      assert.equal(await page.locator('.dropzone input[type=file]').count(), 0);
+      // The demo stays open to try the service.
+      await page.locator('.demo-button').waitFor();
+    }
+    await buyPack('enhancement-starter');
+    await buyPack('stems-starter');
+    // The card follows the credits live (the header's count too).
+    await page.locator('.plan-status__credits').getByText('10 credits').waitFor({ timeout: 15_000 });
+    await page.locator('.dropzone input[type=file]').waitFor({ state: 'attached' });
+  });
+
   test('enhancement and stem separation go through the same work area to their own results', async () => {
     await page.getByRole('button', { name: /Audio enhancement/ }).click();
     assert.equal(await page.evaluate(() => localStorage.getItem('selectedService')), 'AUDIO_ENHANCEMENT');
@@ -326,37 +382,9 @@ describe('the studio in Chromium', { concurrency: false }, () => {
   });
 
   test('once unlocked with a credit, the master plays and both WAV masters download', async () => {
-    // The payment screens are a later issue: a pack is bought through the PayPal sandbox by API, as they will.
-    const call = (path, body) =>
-      page.evaluate(
-        async ([url, payload]) => {
-          const key = Object.keys(localStorage).find((name) => name.startsWith('oidc.user:'));
-          const token = JSON.parse(localStorage.getItem(key)).access_token;
-          const response = await fetch(url, {
-            method: 'POST',
-            headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-            body: JSON.stringify(payload),
-          });
-          return { status: response.status, body: await response.json() };
-        },
-        [path, body],
-      );
-    const intent = await call('/api/payments/createIntent', {
-      provider: 'PAYPAL',
-      currency: 'USD',
-      planId: 'mastering-starter',
-      billingCycle: 'MONTHLY',
-      paymentType: 'PACK',
-    });
-    assert.equal(intent.status, 201);
-    await fetch(`${server.baseUrl}/sandbox/paypal/orders/${intent.body.orderId}/approve`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: '{}',
-    });
-    assert.equal((await call(`/api/payments/paypal/capture/${intent.body.orderId}`, {})).status, 200);
+    await buyPack('mastering-starter');
     const trackId = new URL(firstTrackUrl).searchParams.get('track');
-    assert.equal((await call(`/api/audio/track/${trackId}/master`, { credit: true })).status, 200);
+    assert.equal((await callApi(`/api/audio/track/${trackId}/master`, { credit: true })).status, 200);
 
     await page.goto(firstTrackUrl);
     await page.getByText('Your final result is ready.').waitFor();

@@ -4,6 +4,7 @@ import type {
   ResultUnlockProps,
   TrackSourcesProps,
 } from '../../features/studio/components/StudioPage';
+import { useUploadAccess } from '../../features/billing/hooks/useUploadAccess';
 import { DemoButton } from '../../features/library/DemoButton';
 import { MediaLibraryButton } from '../../features/library/MediaLibraryButton';
 import { RecentTracks } from '../../features/library/RecentTracks';
@@ -15,12 +16,15 @@ const PaymentUnlock = lazy(async () => ({
   default: (await import('../../features/payment/PaymentUnlock')).PaymentUnlock,
 }));
 
-/** The upload card's other ways to a track: the service's demo and a new job from the media library. */
-function TrackSources({ service, options, onOpen, onStarted }: TrackSourcesProps) {
+/**
+ * The upload card's other ways to a track: the service's demo and a new job from the media library (a new job needs
+ * credits as an upload does; the demo is always open).
+ */
+function TrackSources({ service, options, canStart, onOpen, onStarted }: TrackSourcesProps) {
   return (
     <>
       <DemoButton service={service} onOpen={onOpen} />
-      <MediaLibraryButton service={service} options={options} onStarted={onStarted} />
+      {canStart && <MediaLibraryButton service={service} options={options} onStarted={onStarted} />}
     </>
   );
 }
@@ -60,6 +64,7 @@ function Mixing(props: MixingStudioProps) {
 
 /**
  * What the studio's pages get from the other features (features never import each other; the app composes): the
- * library's buttons and recent list, the payment unlock screen, and the mixing studio.
+ * library's buttons and recent list, the payment unlock screen, the mixing studio, and the billing feature's upload
+ * access (credits left per service).
  */
-export const StudioSlots = { TrackSources, RecentTracks, ResultUnlock, MixingStudio: Mixing };
+export const StudioSlots = { TrackSources, RecentTracks, ResultUnlock, MixingStudio: Mixing, useUploadAccess };

@@ -53,6 +53,8 @@ export interface CurrentSubscription {
   totalCredits?: number;
   creditsUsed?: number;
   remainingCredits?: number;
+  /** Per service: the credits left (totalCredits - creditsUsed of its packs). */
+  remaining?: Partial<Record<ServiceType | 'AI_MIXING', number>>;
   endDate?: string | null;
   /** Per service: total, used, remaining and dates over its packs. */
   services?: Partial<Record<ServiceType, PackStatus & { total?: number }>>;

@@ -54,3 +54,8 @@ export function textOf(notification: AppNotification, language: string): { title
   const localized = language === 'en' ? notification.i18n?.en : notification.i18n?.fr;
   return localized ?? { title: notification.title, message: notification.message };
 }
+
+/** Where a notification leads: a track's notification opens that track in the studio; others lead nowhere. */
+export function notificationLink(notification: Pick<AppNotification, 'trackId'>): string | null {
+  return notification.trackId ? `/dashboard?track=${encodeURIComponent(notification.trackId)}` : null;
+}

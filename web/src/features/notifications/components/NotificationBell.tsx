@@ -1,18 +1,23 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
 import { BellIcon } from '../../../components/icons';
 import { formatDateTime, formatRelativeTime } from '../../../lib/format';
 import { useDismiss } from '../../../lib/useDismiss';
 import { useNow } from '../../../lib/useNow';
-import { textOf } from '../api/model';
+import { notificationLink, textOf } from '../api/model';
 import { useMarkNotificationReadMutation } from '../api/notifications';
 import { useNotifications } from '../hooks/useNotifications';
 
-/** The bell: unread count, and a list of notifications (title, message, relative time, unread dot). */
+/**
+ * The bell: unread count, and a list of notifications (title, message, relative time, unread dot). Clicking one marks
+ * it read and, for a track's notification, opens that track in the studio.
+ */
 export function NotificationBell() {
   const { t, i18n } = useTranslation();
   const { data, isError } = useNotifications();
   const [markRead] = useMarkNotificationReadMutation();
+  const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const container = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -62,6 +67,11 @@ export function NotificationBell() {
                     className={`notification${isUnread ? ' notification--unread' : ''}`}
                     onClick={() => {
                       if (isUnread) void markRead(item.id);
+                      const link = notificationLink(item);
+                      if (link) {
+                        setOpen(false);
+                        void navigate(link);
+                      }
                     }}
                   >
                     {isUnread && <span className="notification__dot" aria-hidden="true" />}

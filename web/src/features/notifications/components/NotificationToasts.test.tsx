@@ -89,4 +89,26 @@ describe('notification toasts', () => {
     await advance(1000);
     expect(toastTitles()).toEqual([]);
   });
+
+  it("clicking a track's toast opens that track in the studio and marks it read", async () => {
+    list = [{ ...notification('n3', 3), kind: 'PREVIEW_READY', trackId: 'track-9' }];
+    const { router } = renderRoutes([
+      { path: '/', element: <NotificationToasts /> },
+      { path: '/dashboard', element: <NotificationToasts /> },
+    ]);
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: /^Title n3/ }));
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(router.state.location.search).toBe('?track=track-9');
+    await flush();
+    expect(server.calls.filter((call) => call.method === 'PATCH').map((call) => call.path)).toEqual([
+      '/api/notifications/n3/read',
+    ]);
+  });
+
+  it('a notification about no track stays text: nothing to open', async () => {
+    renderRoutes([{ path: '/', element: <NotificationToasts /> }]);
+    await flush();
+    expect(screen.getByText('Title n1').closest('button')).toBeNull();
+  });
 });

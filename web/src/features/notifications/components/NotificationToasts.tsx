@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
 import { STORAGE_KEYS } from '../../../lib/session/storage';
-import { type AppNotification, textOf } from '../api/model';
+import { type AppNotification, notificationLink, textOf } from '../api/model';
 import { useMarkNotificationReadMutation } from '../api/notifications';
 import { useNotifications } from '../hooks/useNotifications';
 
@@ -39,7 +40,9 @@ function NotificationToast({ notification, onDone }: { notification: AppNotifica
       remaining.current = Math.max(0, remaining.current - (Date.now() - started));
     };
   }, [paused]);
+  const navigate = useNavigate();
   const text = textOf(notification, i18n.language);
+  const link = notificationLink(notification);
   return (
     <div
       className={`toast toast--info notification-toast${paused ? ' is-paused' : ''}`}
@@ -49,10 +52,25 @@ function NotificationToast({ notification, onDone }: { notification: AppNotifica
       onFocus={() => setPaused(true)}
       onBlur={() => setPaused(false)}
     >
-      <div className="toast__content">
-        <p className="toast__title">{text.title}</p>
-        <p className="toast__message">{text.message}</p>
-      </div>
+      {link ? (
+        // A track's notification opens the track (and counts as read, as closing it does).
+        <button
+          type="button"
+          className="toast__content toast__open"
+          onClick={() => {
+            void navigate(link);
+            onDoneRef.current(true);
+          }}
+        >
+          <span className="toast__title">{text.title}</span>
+          <span className="toast__message">{text.message}</span>
+        </button>
+      ) : (
+        <div className="toast__content">
+          <p className="toast__title">{text.title}</p>
+          <p className="toast__message">{text.message}</p>
+        </div>
+      )}
       <button
         type="button"
         className="icon-button toast__close"
@@ -72,7 +90,7 @@ function NotificationToast({ notification, onDone }: { notification: AppNotifica
 
 /**
  * New unread notifications as info toasts, once each (remembered for the browser session), one second apart;
- * each closes after 4 s, and closing it by hand marks it read.
+ * each closes after 4 s, and closing it by hand marks it read. A track's notification opens that track when clicked.
  */
 export function NotificationToasts() {
   const { data } = useNotifications();

@@ -6,7 +6,10 @@ import { StudioPage } from './StudioPage';
 
 /** Home (spec §2): the greeting, the service selector and the work area, then the service status. */
 export function HomePage(
-  slots: Pick<ComponentProps<typeof StudioPage>, 'TrackSources' | 'RecentTracks' | 'ResultUnlock' | 'MixingStudio'>,
+  slots: Pick<
+    ComponentProps<typeof StudioPage>,
+    'TrackSources' | 'RecentTracks' | 'ResultUnlock' | 'MixingStudio' | 'useUploadAccess'
+  >,
 ) {
   const { t } = useTranslation();
   const { user } = useSession();

@@ -12,7 +12,7 @@ import { isInProgress, isResult, uploadRingPercent } from '../progress';
 import { initialService, isSelectableService, type ServiceId } from '../services';
 import { ProcessingView, ResultView } from './lazyViews';
 import { ServiceList } from './ServiceList';
-import { UploadCard } from './UploadCard';
+import { type UploadAccess, UploadCard } from './UploadCard';
 
 interface StudioPageProps {
   /** The page's own class besides `studio` (home, dashboard). */
@@ -29,7 +29,14 @@ interface StudioPageProps {
   ResultUnlock?: ComponentType<ResultUnlockProps>;
   /** The mixing studio (another feature's), given by the app: shown for `?service=AI_MIXING` or `?mix={id}`. */
   MixingStudio?: ComponentType<MixingStudioProps>;
+  /**
+   * Whether a new job of a service may start, from the credits (the billing feature's), given by the app as a hook:
+   * the same function on every render. Without it every service is open.
+   */
+  useUploadAccess?(service: string): UploadAccess;
 }
+
+const alwaysOpen = (): UploadAccess => 'open';
 
 /** What the app's payment unlock screen gets: the open result, and how to show it once its master is ready. */
 export interface ResultUnlockProps {
@@ -49,6 +56,8 @@ export interface TrackSourcesProps {
   service: string;
   /** The upload card's choices for the job (mode, preset, intensity, target), as the upload sends them. */
   options: Record<string, string>;
+  /** False when the service's credits are spent: only the demo stays open, not a new job from the media library. */
+  canStart: boolean;
   onOpen(track: { id: string }): void;
   onStarted(track: { id: string }): void;
 }
@@ -73,6 +82,7 @@ export function StudioPage({
   RecentTracks,
   ResultUnlock,
   MixingStudio,
+  useUploadAccess = alwaysOpen,
 }: StudioPageProps) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
@@ -191,6 +201,7 @@ export function StudioPage({
   const processing = status !== null && isInProgress(status);
   const busy = uploading !== null || processing;
   const uploadService = service === 'AI_MIXING' ? 'AI_MASTERING' : service;
+  const access = useUploadAccess(uploadService);
 
   // One short line for screen readers when the phase changes (the work area itself changes too much to be live).
   const announcement = uploading
@@ -213,12 +224,14 @@ export function StudioPage({
         service={uploadService}
         uploading={uploading}
         onStart={start}
+        access={access}
         sources={
           TrackSources &&
           ((options) => (
             <TrackSources
               service={uploadService}
               options={options}
+              canStart={access === 'open'}
               onOpen={(opened) => openTrack(opened.id)}
               onStarted={(started) => {
                 openTrack(started.id);
@@ -243,6 +256,11 @@ export function StudioPage({
     body = (
       <ResultView
         track={track}
+        access={access}
+        onOpenTrack={(id) => {
+          openTrack(id);
+          setRefreshSignal((signal) => signal + 1);
+        }}
         unlock={
           ResultUnlock && (
             <ResultUnlock

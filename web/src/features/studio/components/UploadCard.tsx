@@ -1,11 +1,22 @@
 import { type ReactNode, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { serverAvailable } from '../../../lib/health';
 import type { UploadMessage } from '../errors';
 import { acceptFor, checkFile } from '../validation';
 import { ProgressRing } from './ProgressRing';
 
 export type UploadService = 'AI_MASTERING' | 'STEM_SEPARATION' | 'AUDIO_ENHANCEMENT';
+
+/**
+ * Whether the card may take a new file (spec §2): `subscribe` replaces the file picker with the plans link (no credits
+ * left for the service, or no subscription details); `checking` while the credits are not known yet.
+ */
+export type UploadAccess = 'open' | 'subscribe' | 'checking';
+
+/** The plans link of a service (spec §2). */
+export const plansLink = (service: string) =>
+  `/accountSettings?section=plans&service=${encodeURIComponent(service)}#plansSection`;
 
 const MODES = ['vocals', 'drums', 'guitars', 'full'] as const;
 const PRESETS = ['audio', 'video'] as const;
@@ -24,10 +35,19 @@ export interface UploadCardProps {
   sources?(options: Record<string, string>): ReactNode;
   /** The health check before a file is accepted (at most once a minute); replaced in tests. */
   checkServer?(): Promise<boolean>;
+  /** Open unless the app says the service's credits are spent or unknown (stem separation, enhancement). */
+  access?: UploadAccess;
 }
 
 /** The upload card of a service (spec §2): its options, the drop zone, the file picker and the start button. */
-export function UploadCard({ service, uploading, onStart, sources, checkServer = serverAvailable }: UploadCardProps) {
+export function UploadCard({
+  service,
+  uploading,
+  onStart,
+  sources,
+  checkServer = serverAvailable,
+  access = 'open',
+}: UploadCardProps) {
   const { t } = useTranslation();
   const inputId = useId();
   const problemId = useId();
@@ -245,33 +265,48 @@ export function UploadCard({ service, uploading, onStart, sources, checkServer =
         onDrop={(event) => {
           event.preventDefault();
           setDragging(false);
-          void accept(event.dataTransfer.files[0]);
+          if (access === 'open') void accept(event.dataTransfer.files[0]);
         }}
       >
-        <p className="dropzone__hint">
-          {t(
-            service === 'AUDIO_ENHANCEMENT' && preset === 'video'
-              ? 'studio:upload.dropVideo'
-              : 'studio:upload.dropAudio',
-          )}
-        </p>
-        <input
-          ref={input}
-          id={inputId}
-          className="visually-hidden"
-          type="file"
-          accept={acceptFor(service, preset)}
-          aria-describedby={problem ? problemId : undefined}
-          onChange={(event) => void accept(event.target.files?.[0])}
-        />
-        <label htmlFor={inputId} className="button button--ghost">
-          {t('studio:upload.select')}
-        </label>
-        {file && <p className="dropzone__file">{t('studio:upload.chosen', { name: file.name, count: 1, max: 1 })}</p>}
-        {problem && (
-          <p id={problemId} className="field__error" role="alert">
-            {t(`studio:${problem.key}`, { limitMb: problem.limitMb })}
-          </p>
+        {access === 'subscribe' ? (
+          <>
+            <p className="dropzone__hint">{t('studio:upload.noCredits')}</p>
+            <Link className="button" to={plansLink(service)}>
+              {t('studio:upload.subscribe')}
+            </Link>
+          </>
+        ) : access === 'checking' ? (
+          <p className="dropzone__hint muted">{t('studio:upload.checkingCredits')}</p>
+        ) : (
+          <>
+            <p className="dropzone__hint">
+              {t(
+                service === 'AUDIO_ENHANCEMENT' && preset === 'video'
+                  ? 'studio:upload.dropVideo'
+                  : 'studio:upload.dropAudio',
+              )}
+            </p>
+            <input
+              ref={input}
+              id={inputId}
+              className="visually-hidden"
+              type="file"
+              accept={acceptFor(service, preset)}
+              aria-describedby={problem ? problemId : undefined}
+              onChange={(event) => void accept(event.target.files?.[0])}
+            />
+            <label htmlFor={inputId} className="button button--ghost">
+              {t('studio:upload.select')}
+            </label>
+            {file && (
+              <p className="dropzone__file">{t('studio:upload.chosen', { name: file.name, count: 1, max: 1 })}</p>
+            )}
+            {problem && (
+              <p id={problemId} className="field__error" role="alert">
+                {t(`studio:${problem.key}`, { limitMb: problem.limitMb })}
+              </p>
+            )}
+          </>
         )}
       </div>
       <div className="upload-card__actions">
