@@ -51,6 +51,7 @@ export function runningTool(
 @Injectable()
 export class HealthService {
   private readonly tools = new Map<ToolName, { at: number; check: Check }>();
+  private readonly lastGoodTools = new Map<ToolName, Check>();
   private room: { at: number; ok: boolean } | null = null;
 
   constructor(
@@ -116,15 +117,28 @@ export class HealthService {
     return { freeMb, path: this.config.DATA_DIR };
   }
 
-  /** Runs `ffmpeg -version` (or ffprobe's) at most once a minute (every 5 s while it fails): which binary, where it comes from, its version. */
+  /**
+   * Runs `ffmpeg -version` (or ffprobe's) at most once a minute (every 5 s while it fails): which binary, where it
+   * comes from, its version. A run that only misses its time (a machine busy with jobs) keeps the last good answer:
+   * it says nothing about whether the binary runs, and reporting it down would refuse uploads on a busy server.
+   */
   private async toolCheck(tool: ToolName): Promise<[string, Check]> {
     const cached = this.tools.get(tool);
     const life = cached?.check.status === 'up' ? TOOL_CACHE_MS : TOOL_FAILURE_CACHE_MS;
     if (cached && Date.now() - cached.at < life) return [tool, cached.check];
-    const [, check] = await this.probe(tool, async () => {
+    let check: Check;
+    try {
       const { path, source, version, package: pkg } = await runningTool(tool, this.config);
-      return { version, path, source, ...(pkg ? { package: pkg } : {}) };
-    });
+      check = { status: 'up', version, path, source, ...(pkg ? { package: pkg } : {}) };
+    } catch (error) {
+      const timedOut = (error as { killed?: boolean }).killed === true;
+      const lastGood = this.lastGoodTools.get(tool);
+      check =
+        timedOut && lastGood
+          ? lastGood
+          : { status: 'down', error: error instanceof Error ? error.message : String(error) };
+    }
+    if (check.status === 'up') this.lastGoodTools.set(tool, check);
     this.tools.set(tool, { at: Date.now(), check });
     return [tool, check];
   }

@@ -1,0 +1,63 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import type { EventStore, ReadStore } from '@kora/kernel';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config/config';
+import { HealthService } from '../../src/health/health.service';
+import { tempDir } from '../support/temp';
+
+/**
+ * A fake ffmpeg whose `-version` answers at once on its first run, hangs on its second (past the check's 2 s), and
+ * fails on its third: a busy machine is not a broken binary, a failing binary is.
+ */
+function fakeTool(dir: string, tool: string): string {
+  const path = join(dir, tool);
+  const count = join(dir, `${tool}.runs`);
+  writeFileSync(
+    path,
+    [
+      '#!/bin/sh',
+      `n=$(cat "${count}" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "${count}"`,
+      'if [ "$n" = 2 ]; then sleep 5; fi',
+      'if [ "$n" -ge 3 ]; then exit 1; fi',
+      `echo "${tool} version 9.9-test Copyright (c) the testers"`,
+    ].join('\n'),
+  );
+  chmodSync(path, 0o755);
+  return path;
+}
+
+describe('the ffmpeg and ffprobe health checks', () => {
+  const dir = tempDir();
+  afterAll(() => dir.cleanup());
+
+  it('keep the last good answer when -version only misses its time, and report a failing binary down', async () => {
+    const config = loadConfig({
+      DATA_DIR: join(dir.path, 'data'),
+      FFMPEG_PATH: fakeTool(dir.path, 'ffmpeg'),
+      FFPROBE_PATH: fakeTool(dir.path, 'ffprobe'),
+    });
+    const events = {
+      kind: 'sqlite',
+      ping: async () => undefined,
+      headPosition: async () => 0,
+    } as unknown as EventStore;
+    const reads = { kind: 'sqlite', ping: async () => undefined } as unknown as ReadStore;
+    const health = new HealthService(events, reads, config);
+    const expire = () => (health as unknown as { tools: Map<string, unknown> }).tools.clear();
+
+    const first = await health.report();
+    expect(first.status).toBe('ok');
+    expect(first.checks.ffmpeg).toMatchObject({ status: 'up', version: '9.9-test' });
+
+    expire();
+    const busy = await health.report();
+    expect(busy).toMatchObject({ status: 'ok', failing: [] });
+    expect(busy.checks.ffmpeg).toMatchObject({ status: 'up', version: '9.9-test' });
+
+    expire();
+    const broken = await health.report();
+    expect(broken).toMatchObject({ status: 'degraded', failing: ['ffmpeg', 'ffprobe'] });
+    expect(broken.checks.ffmpeg).toMatchObject({ status: 'down' });
+  }, 30_000);
+});
