@@ -26,12 +26,12 @@ import { ENGINE_VERSION, LIMITER_CEILING_DB } from '../master/master';
 import { normalizeLoudness } from '../master/normalize';
 import { reportJson } from '../master/report';
 import { type Pcm, applyGain, frameCount } from '../pcm';
-import { type EnhanceJob, type EnhanceResult, TRUE_PEAK_CEILING_DBTP } from '../types';
+import { type EnhanceJob, TRUE_PEAK_CEILING_DBTP } from '../types';
 import { type ContentClass, classifyContent } from './classify';
 import { spectralDenoise } from './denoise';
 import { detectHum, humNotches } from './hum';
 import { speechLoudness } from './peaks';
-import type { EnhanceReport } from './report';
+import type { EnhanceReport, EnhanceResult } from './report';
 import { RNNOISE_RATE, rnnoiseChannel } from './rnnoise';
 import { compress, deEss, level } from './speech';
 

@@ -28,7 +28,6 @@ import {
   MUSICAL_STYLES,
   type Intensity,
   type MasterJob,
-  type MasterResult,
   type MusicalStyle,
   TRUE_PEAK_CEILING_DBTP,
 } from '../types';
@@ -36,7 +35,7 @@ import { analyseDynamics, applyDynamics } from './dynamics';
 import type { LimiterParams } from './limiter';
 import { normalizeLoudness } from './normalize';
 import { choosePreview, extractPreview } from './preview';
-import { type MasterReport, type OutputFacts, reportJson } from './report';
+import { type MasterReport, type MasterResult, type OutputFacts, reportJson } from './report';
 import { STYLE_PROFILES } from './styles';
 import { applyStereo, planStereo } from './stereo';
 import { designTonalEq, eqSections, styleTarget } from './tonal';

@@ -38,7 +38,6 @@ import {
   MIX_SAMPLE_RATES,
   MUSICAL_STYLES,
   type MixJob,
-  type MixResult,
   type MusicalStyle,
   PAN_PREFERENCES,
   PRESENCE_SETTINGS,
@@ -46,7 +45,7 @@ import {
   TRUE_PEAK_CEILING_DBTP,
 } from '../types';
 import { compressTrack } from './compressor';
-import type { EqDecision, MixReport, TrackReport } from './report';
+import type { EqDecision, MixReport, MixResult, TrackReport } from './report';
 import { STYLE_REVERB, renderReverb } from './reverb';
 import {
   BACKGROUND_MARGIN_LU,
