@@ -492,19 +492,16 @@ async function analyseTracks(tracks: readonly Track[], tick: Tick): Promise<Trac
   return out;
 }
 
-/** Corrective EQ per track: group high-pass and static moves, measured build-ups, masking cuts. */
-async function equaliseTracks(
-  tracks: readonly Track[],
-  masking: Map<number, EqDecision[]>,
-  tick: Tick,
-): Promise<Track[]> {
-  const N = tracks.length;
+/** Runs `step` on each live track in turn and merges the decisions it returns; muted tracks pass unchanged. */
+async function eachLive(tracks: readonly Track[], step: (t: Track) => Promise<Partial<Track>>): Promise<Track[]> {
   const out: Track[] = [];
-  for (const t of tracks) {
-    if (t.muted) {
-      out.push(t);
-      continue;
-    }
+  for (const t of tracks) out.push(t.muted ? t : { ...t, ...(await step(t)) });
+  return out;
+}
+
+/** Corrective EQ per track: group high-pass and static moves, measured build-ups, masking cuts. */
+function equaliseTracks(tracks: readonly Track[], masking: Map<number, EqDecision[]>, tick: Tick): Promise<Track[]> {
+  return eachLive(tracks, async (t) => {
     const p = profileOf(t.settings.instrumentGroup);
     const hp = t.settings.presenceSetting === 'LEAD' ? p.highpassHz * 0.8 : p.highpassHz;
     const eq: EqDecision[] = [
@@ -519,27 +516,18 @@ async function equaliseTracks(
       ...measuredEq(t.analysis!),
       ...(masking.get(t.index) ?? []),
     ];
-    await filterInPlace(t.pcm, sectionsOf(eq, t.pcm.sampleRate), (f) => tick((t.index + f) / N));
-    out.push({ ...t, eq });
-  }
-  return out;
+    await filterInPlace(t.pcm, sectionsOf(eq, t.pcm.sampleRate), (f) => tick((t.index + f) / tracks.length));
+    return { eq };
+  });
 }
 
 /** Compression by group (threshold from the track's own level statistics). */
-async function compressTracks(tracks: readonly Track[], tick: Tick): Promise<Track[]> {
-  const N = tracks.length;
-  const out: Track[] = [];
-  for (const t of tracks) {
-    if (t.muted) {
-      out.push(t);
-      continue;
-    }
-    const compression = await compressTrack(t.pcm, profileOf(t.settings.instrumentGroup).comp, (f) =>
-      tick((t.index + f) / N),
-    );
-    out.push({ ...t, compression });
-  }
-  return out;
+function compressTracks(tracks: readonly Track[], tick: Tick): Promise<Track[]> {
+  return eachLive(tracks, async (t) => ({
+    compression: await compressTrack(t.pcm, profileOf(t.settings.instrumentGroup).comp, (f) =>
+      tick((t.index + f) / tracks.length),
+    ),
+  }));
 }
 
 /** Pan each live track where planPan placed it; the balance correction joins the pan decision. */
@@ -589,21 +577,14 @@ async function reverbTracks(
 }
 
 /** Gain staging: each live track brought to its planned loudness. */
-async function levelTracks(tracks: readonly Track[], tick: Tick): Promise<Track[]> {
-  const N = tracks.length;
-  const out: Track[] = [];
-  for (const t of tracks) {
-    if (t.muted) {
-      out.push(t);
-      continue;
-    }
+function levelTracks(tracks: readonly Track[], tick: Tick): Promise<Track[]> {
+  return eachLive(tracks, async (t) => {
     const now = integratedLufs(t.pcm.channels, t.pcm.sampleRate);
     const gainDb = Number.isFinite(now) ? r2(t.targetLufs - now) : 0;
     applyGain(t.pcm, Math.pow(10, gainDb / 20));
-    out.push({ ...t, gainDb });
-    await tick((t.index + 1) / N);
-  }
-  return out;
+    await tick((t.index + 1) / tracks.length);
+    return { gainDb };
+  });
 }
 
 /** The bus: the sum of the live tracks, then glue compression by style. */

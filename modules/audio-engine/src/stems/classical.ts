@@ -29,7 +29,7 @@ import type { Tick } from '../job/context';
 import { type Pcm, frameCount } from '../pcm';
 import type { SeparatedStem } from '../types';
 import { SlidingMedian } from './median';
-import { trackPitch } from './pitch';
+import { type PitchOptions, trackPitch } from './pitch';
 import { InverseStft, type Spectrogram, separationFftSize, stft } from './stft';
 
 export interface ClassicalDecisions {
@@ -216,83 +216,71 @@ function comb(f0: number, k: number, binHz: number, maxHz: number, widthCents: n
   return Math.exp(-0.5 * (d / sigma) ** 2);
 }
 
-/** 3. The bass line's pitch on the low harmonic magnitude (all positions). `sal` is the scratch salience buffer. */
-async function bassPitch(
+/**
+ * A pitch track on the harmonic magnitude weighted per bin by `band` (and by the centre weight when `centred`),
+ * written into `sal`, the scratch salience buffer. Progress runs from `from` (reported once the salience is ready
+ * when `tickFilled`) over `span`.
+ */
+async function harmonicPitch(
   spec: Spectrogram,
   mag: Float32Array,
   wP: Float32Array,
   sal: Float32Array,
   fs: number,
+  shape: { band: (hz: number) => number; centred: boolean; tickFilled: boolean; from: number; span: number },
+  options: Omit<PitchOptions, 'sampleRate' | 'fftSize' | 'bins' | 'frames'>,
   tick: Tick,
-) {
+): Promise<Float32Array> {
   const { bins, frames, n } = spec;
   const binHz = fs / n;
-  const lp = Float64Array.from({ length: bins }, (_, k) => 1 - smoothstep(k * binHz, 400, 1200));
+  const band = Float64Array.from({ length: bins }, (_, k) => shape.band(k * binHz));
   for (let t = 0; t < frames; t++) {
     for (let k = 0; k < bins; k++) {
       const i = t * bins + k;
-      sal[i] = mag[i]! * (1 - wP[i]!) * lp[k]!;
+      sal[i] = mag[i]! * (1 - wP[i]!) * (shape.centred ? centreOf(spec, i) : 1) * band[k]!;
     }
   }
-  const track = await trackPitch(
-    sal,
-    {
-      sampleRate: fs,
-      fftSize: n,
-      bins,
-      frames,
-      fminHz: 28,
-      fmaxHz: 260,
-      maxHarmonicHz: 1200,
-      voicingThreshold: 0.25,
-      salienceFloorDb: -20,
-      jumpCost: 0.2,
-    },
-    (f) => tick(0.5 + 0.06 * f),
+  if (shape.tickFilled) await tick(shape.from);
+  const track = await trackPitch(sal, { sampleRate: fs, fftSize: n, bins, frames, ...options }, (f) =>
+    tick(shape.from + shape.span * f),
   );
   return track.f0;
 }
 
+/** 3. The bass line's pitch on the low harmonic magnitude (all positions). */
+const BASS_PITCH = {
+  shape: {
+    band: (hz: number) => 1 - smoothstep(hz, 400, 1200),
+    centred: false,
+    tickFilled: false,
+    from: 0.5,
+    span: 0.06,
+  },
+  options: {
+    fminHz: 28,
+    fmaxHz: 260,
+    maxHarmonicHz: 1200,
+    voicingThreshold: 0.25,
+    salienceFloorDb: -20,
+    jumpCost: 0.2,
+  },
+};
+
 /**
  * 4. The vocal pitch on the centre-weighted harmonic magnitude, without the bass register (whose partials would
- * otherwise win). `sal` is the scratch salience buffer.
+ * otherwise win).
  */
-async function vocalPitch(
-  spec: Spectrogram,
-  mag: Float32Array,
-  wP: Float32Array,
-  sal: Float32Array,
-  fs: number,
-  tick: Tick,
-) {
-  const { bins, frames, n } = spec;
-  const binHz = fs / n;
-  const hp = Float64Array.from({ length: bins }, (_, k) => smoothstep(k * binHz, 150, 300));
-  for (let t = 0; t < frames; t++) {
-    for (let k = 0; k < bins; k++) {
-      const i = t * bins + k;
-      sal[i] = mag[i]! * (1 - wP[i]!) * centreOf(spec, i) * hp[k]!;
-    }
-  }
-  await tick(0.36);
-  const track = await trackPitch(
-    sal,
-    {
-      sampleRate: fs,
-      fftSize: n,
-      bins,
-      frames,
-      fminHz: 100,
-      fmaxHz: 1000,
-      maxHarmonicHz: 5000,
-      voicingThreshold: TUNING.voicingThreshold,
-      salienceFloorDb: TUNING.salienceFloorDb,
-      octaveOddRatio: TUNING.octaveOddRatio,
-    },
-    (f) => tick(0.36 + 0.14 * f),
-  );
-  return track.f0;
-}
+const VOCAL_PITCH = {
+  shape: { band: (hz: number) => smoothstep(hz, 150, 300), centred: true, tickFilled: true, from: 0.36, span: 0.14 },
+  options: {
+    fminHz: 100,
+    fmaxHz: 1000,
+    maxHarmonicHz: 5000,
+    voicingThreshold: TUNING.voicingThreshold,
+    salienceFloorDb: TUNING.salienceFloorDb,
+    octaveOddRatio: TUNING.octaveOddRatio,
+  },
+};
 
 /** What the source weights are computed from. */
 interface SourceModel {
@@ -463,8 +451,12 @@ export async function separateClassical(
   // The time median is not needed past the percussive share: its buffer holds each pitch tracker's salience.
   const sal = m.harm;
   const none = new Float32Array(spec.frames);
-  const bassF0 = stems.includes('bass') ? await bassPitch(spec, mag, wP, sal, fs, tick) : none;
-  const vocalF0 = wantVocals ? await vocalPitch(spec, mag, wP, sal, fs, tick) : none;
+  const bassF0 = stems.includes('bass')
+    ? await harmonicPitch(spec, mag, wP, sal, fs, BASS_PITCH.shape, BASS_PITCH.options, tick)
+    : none;
+  const vocalF0 = wantVocals
+    ? await harmonicPitch(spec, mag, wP, sal, fs, VOCAL_PITCH.shape, VOCAL_PITCH.options, tick)
+    : none;
   const sources = sourceList(stems);
   const weights = sourceWeights({ spec, fs, mag, wP, medians: m, vocalF0, bassF0, sources });
   const separated = await filterSources(chans, frameCount(pcm), fs, spec, power, sources, weights, tick);
