@@ -44,6 +44,8 @@ describe('architecture boundaries', () => {
       "import { given } from '../../kernel/src/testing/index';\nexport const g = given;\n",
     'modules/cycle/src/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
     'modules/cycle/src/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+    'modules/cycle/src/c.ts': "import type { D } from './d';\nexport interface C {\n  d?: D;\n}\n",
+    'modules/cycle/src/d.ts': "import type { C } from './c';\nexport interface D {\n  c?: C;\n}\n",
   };
 
   beforeAll(() => {
@@ -113,8 +115,11 @@ describe('architecture boundaries', () => {
     expect(report.filter((v) => v.from === 'modules/catalog/src/kit.spec.ts')).toEqual([]);
   });
 
-  it('finds dependency cycles', () => {
-    expect(violations('no-circular')).toEqual(['modules/cycle/src/a.ts -> modules/cycle/src/b.ts']);
+  it('finds dependency cycles, type-only ones included', () => {
+    expect(violations('no-circular')).toEqual([
+      'modules/cycle/src/a.ts -> modules/cycle/src/b.ts',
+      'modules/cycle/src/c.ts -> modules/cycle/src/d.ts',
+    ]);
   });
 
   it('finds nothing wrong in the allowed imports', () => {

@@ -34,7 +34,8 @@ import {
   PRESENCE_SETTINGS,
   REVERB_PREFERENCES,
 } from './types';
-import type { JobProgress, JobRequest, JobResult, MixSampleRate, MusicalStyle, TrackSettings } from './types';
+import type { JobResult } from './results';
+import type { JobProgress, JobRequest, MixSampleRate, MusicalStyle, TrackSettings } from './types';
 
 const USAGE = `usage:
   engine probe <file>

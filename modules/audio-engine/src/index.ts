@@ -11,6 +11,7 @@
  */
 export * from './errors';
 export * from './types';
+export type * from './results';
 export type { ResourceEvent, Tick } from './job/context';
 export { runJob, workerEntryPath, type WorkerRunOptions } from './job/run-worker';
 export { runJobInline, validateRequest } from './job/run-inline';

@@ -2,8 +2,6 @@
  * Public option and result types of the engine. Everything here is plain data (structured-clone safe) so it can
  * cross the worker-thread boundary unchanged.
  */
-import type { AnalysisReport } from './analysis/analyze';
-import type { ProbeResult } from './io/probe';
 
 export const MUSICAL_STYLES = [
   'ROCK_INDIE',
@@ -238,44 +236,6 @@ export interface RunOptions {
 /** Wall-clock seconds spent in each stage, plus `total`. */
 export type StageTimings = Record<string, number>;
 
-export interface AnalyzeResult {
-  kind: 'analyze';
-  probe: ProbeResult;
-  report: AnalysisReport;
-  timings: StageTimings;
-}
-
-export interface MasterOutputs {
-  master44: string;
-  master48: string;
-  preview: string;
-  report: string;
-}
-
-export interface EnhanceOutputs {
-  enhanced: string;
-  report: string;
-}
-
-export interface MasterResult {
-  kind: 'master';
-  probe: ProbeResult;
-  outputs: MasterOutputs;
-  report: import('./master/report').MasterReport;
-  /** Duration of the input in seconds. */
-  durationSec: number;
-  timings: StageTimings;
-}
-
-export interface EnhanceResult {
-  kind: 'enhance';
-  probe: ProbeResult;
-  outputs: EnhanceOutputs;
-  report: import('./enhance/report').EnhanceReport;
-  durationSec: number;
-  timings: StageTimings;
-}
-
 /** One separated stem as written. */
 export interface StemFile {
   /** Stem type (spec name). */
@@ -294,48 +254,3 @@ export interface StemFile {
   /** Which separator produced it. */
   source: 'classical' | 'neural';
 }
-
-export interface StemsOutputs {
-  /** `<stem>.wav` by stem name. */
-  stems: Partial<Record<SeparatedStem, string>>;
-  /** `original.wav`: the decoded input at its own sample rate. */
-  original: string;
-  /** `preview/<stem>.mp3` by stem name, plus `original`. */
-  previews: Record<string, string>;
-  /** `stems.json`. */
-  report: string;
-}
-
-export interface StemsResult {
-  kind: 'stems';
-  probe: ProbeResult;
-  mode: StemMode;
-  /** The stems in the spec's stem order. */
-  stems: StemFile[];
-  outputs: StemsOutputs;
-  report: import('./stems/report').StemsReport;
-  durationSec: number;
-  timings: StageTimings;
-}
-
-export interface MixOutputs {
-  /** `mix.wav` (24-bit, at the requested rate). */
-  mix: string;
-  /** `tracks/<name>.wav` by the track's file name (`<name>` as written, see report.tracks[].file). */
-  tracks: Record<string, string>;
-  /** `preview.mp3` (30 s). */
-  preview: string;
-  /** `report.json`. */
-  report: string;
-}
-
-export interface MixResult {
-  kind: 'mix';
-  outputs: MixOutputs;
-  report: import('./mix/report').MixReport;
-  /** Duration of the mix in seconds (the longest track). */
-  durationSec: number;
-  timings: StageTimings;
-}
-
-export type JobResult = AnalyzeResult | MasterResult | EnhanceResult | StemsResult | MixResult;

@@ -15,7 +15,7 @@ import { syntheticBand, whiteNoise } from '../src/eval/signals';
 import { decodeAudio } from '../src/io/decode';
 import { toolPath } from '../src/io/tools';
 import { runJobInline } from '../src/job/run-inline';
-import type { EnhanceResult } from '../src/types';
+import type { EnhanceResult } from '../src/enhance/report';
 import { ffmpeg, speech, tempDir, writePcm } from './support/media';
 
 const tmp = tempDir();

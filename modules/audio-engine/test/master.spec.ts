@@ -8,7 +8,7 @@ import { syntheticBand } from '../src/eval/signals';
 import { runJobInline } from '../src/job/run-inline';
 import type { MasterReport } from '../src/master/report';
 import type { Pcm } from '../src/pcm';
-import type { MasterResult } from '../src/types';
+import type { MasterResult } from '../src/master/report';
 import { ffprobeJson, tempDir, writePcm } from './support/media';
 
 const tmp = tempDir();

@@ -15,7 +15,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { analyzePcm } from '../analysis/analyze';
+import { type AnalysisReport, analyzePcm } from '../analysis/analyze';
 import { BUTTERWORTH_Q, filtfiltInPlace, highpass } from '../dsp/biquad';
 import { muxVideo } from '../io/encode';
 import { OutputSet } from '../io/outputs';
@@ -26,12 +26,12 @@ import { ENGINE_VERSION, LIMITER_CEILING_DB } from '../master/master';
 import { normalizeLoudness } from '../master/normalize';
 import { reportJson } from '../master/report';
 import { type Pcm, applyGain, frameCount } from '../pcm';
-import { type EnhanceJob, type EnhanceResult, TRUE_PEAK_CEILING_DBTP } from '../types';
+import { type EnhanceJob, TRUE_PEAK_CEILING_DBTP } from '../types';
 import { type ContentClass, classifyContent } from './classify';
 import { spectralDenoise } from './denoise';
 import { detectHum, humNotches } from './hum';
 import { speechLoudness } from './peaks';
-import type { EnhanceReport } from './report';
+import type { EnhanceReport, EnhanceResult } from './report';
 import { RNNOISE_RATE, rnnoiseChannel } from './rnnoise';
 import { compress, deEss, level } from './speech';
 
@@ -65,13 +65,10 @@ function isDualMono(pcm: Pcm): boolean {
   return sum === 0 || diff / sum < 1e-4;
 }
 
-export async function enhance(job: EnhanceJob, ctx: JobContext): Promise<EnhanceResult> {
-  const preset = job.options.preset;
-  const explicitTarget = resolveLoudnessTarget(job.options.target);
-  const seed = Number.isInteger(job.options.seed) ? (job.options.seed as number) : 1;
-  const isVideo = preset === 'video';
-  const fixedChain: Chain | null = preset === 'voice' || preset === 'podcast' || preset === 'music' ? preset : null;
-  ctx.plan({
+const speechHighpassHz = (chain: Chain) => (chain === 'podcast' ? 70 : 80);
+
+function enhancePlan(fixedChain: Chain | null, isVideo: boolean) {
+  return {
     decode: 5,
     analyze: 6,
     hum: 3,
@@ -80,7 +77,176 @@ export async function enhance(job: EnhanceJob, ctx: JobContext): Promise<Enhance
     loudness: 10,
     after: 6,
     write: isVideo ? 10 : 5,
+  };
+}
+
+/** Hum: detected on the input, then notched out (zero-phase). */
+async function removeHum(pcm: Pcm, tick: Tick) {
+  const fs = pcm.sampleRate;
+  const detection = await detectHum(pcm.channels, fs, (f) => tick(f * 0.5));
+  const sections = humNotches(detection, fs);
+  await runFilters(pcm, sections, (f) => tick(0.5 + f * 0.5));
+  return { ...detection, notches: sections.length };
+}
+
+/** RNNoise on each channel (on one when the input is dual mono); the voice probability is the channels' maximum. */
+async function rnnoiseAll(pcm: Pcm, dualMono: boolean, tick: Tick) {
+  const sources = dualMono ? [pcm.channels[0]!] : pcm.channels;
+  const denoised: Float32Array[] = [];
+  let vad: Float32Array = new Float32Array(0);
+  for (let c = 0; c < sources.length; c++) {
+    const r = await rnnoiseChannel(sources[c]!, (f) => tick((c + f) / sources.length));
+    denoised.push(r.output);
+    if (c === 0) vad = r.vad;
+    else for (let i = 0; i < vad.length; i++) vad[i] = Math.max(vad[i]!, r.vad[i] ?? 0);
+  }
+  return { vad, denoised };
+}
+
+/** For the audio and video presets: speech or music, from the (hum-cleaned) input before any speech filtering. */
+async function classify(pcm: Pcm, dualMono: boolean, tick: Tick): Promise<ContentClass> {
+  const probe = await rnnoiseAll(pcm, dualMono, tick);
+  const mono = new Float32Array(frameCount(pcm));
+  for (const ch of pcm.channels) {
+    for (let i = 0; i < mono.length; i++) mono[i] = mono[i]! + ch[i]! / pcm.channels.length;
+  }
+  return classifyContent(probe.vad, mono, pcm.sampleRate);
+}
+
+/** Music: a 20 Hz high-pass, then the gentle spectral denoiser that spares transients. */
+async function denoiseMusic(pcm: Pcm, tick: Tick) {
+  await runFilters(pcm, [highpass(20, pcm.sampleRate, BUTTERWORTH_Q)]);
+  return { decision: await spectralDenoise(pcm, tick), vad: null };
+}
+
+/**
+ * Speech: one 2nd-order Butterworth high-pass section run forward and backward (24 dB/octave, zero phase), RNNoise,
+ * then a fine-resolution Wiener filter whose a-priori SNR is guided by RNNoise's estimate and whose noise profile
+ * comes from the frames RNNoise marks as voice-free.
+ */
+async function denoiseSpeech(pcm: Pcm, chain: Chain, dualMono: boolean, tick: Tick) {
+  const fs = pcm.sampleRate;
+  await runFilters(pcm, [highpass(speechHighpassHz(chain), fs, BUTTERWORTH_Q)]);
+  const rn = await rnnoiseAll(pcm, dualMono, (f) => tick(f * 0.5));
+  const guide = dualMono ? [rn.denoised[0]!] : rn.denoised;
+  const vad = rn.vad;
+  const frameOfSample = RNNOISE_RATE / (fs * 480);
+  const isNoise = (start: number, length: number) => {
+    const f0 = Math.max(0, Math.floor(start * frameOfSample));
+    const f1 = Math.min(vad.length - 1, Math.floor((start + length) * frameOfSample));
+    for (let f = f0; f <= f1; f++) if (vad[f]! > 0.2) return false;
+    return true;
+  };
+  const source = dualMono ? { sampleRate: fs, channels: [pcm.channels[0]!] } : pcm;
+  const wiener = await spectralDenoise(source, (f) => tick(0.5 + f * 0.5), {
+    maxReductionDb: 25,
+    alpha: 0.98,
+    spareTransients: false,
+    isNoise,
+    guide,
+    overlap: 0.5,
   });
+  if (dualMono) pcm.channels[1]!.set(pcm.channels[0]!);
+  let vadSum = 0;
+  for (const v of vad) vadSum += v;
+  return {
+    decision: {
+      method: 'rnnoise+wiener' as const,
+      frames: vad.length,
+      meanVoiceProbability: Math.round((vadSum / Math.max(1, vad.length)) * 1000) / 1000,
+      processedAsMono: dualMono,
+      wiener,
+    },
+    vad,
+  };
+}
+
+/** Denoise, after deciding the chain from the content when the preset does not fix it (audio, video). */
+async function denoise(pcm: Pcm, fixedChain: Chain | null, tick: Tick) {
+  const dualMono = isDualMono(pcm);
+  const classification = fixedChain ? null : await classify(pcm, dualMono, (f) => tick(f * 0.3));
+  const chain: Chain = fixedChain ?? (classification?.content === 'speech' ? 'voice' : 'music');
+  const share = fixedChain ? 0 : 0.3;
+  const rest = (f: number) => tick(share + (1 - share) * f);
+  const noise = chain === 'music' ? await denoiseMusic(pcm, rest) : await denoiseSpeech(pcm, chain, dualMono, rest);
+  return { chain, classification, ...noise };
+}
+
+/** Speech dynamics: leveler, de-esser and (podcast) compressor; nothing for music. */
+async function speechDynamics(pcm: Pcm, chain: Chain, vad: Float32Array | null, tick: Tick) {
+  if (chain === 'music') return { deEsser: null, leveler: null, compressor: null };
+  // Leveler first: the de-esser compares sibilants with the speaker's typical level, which means something only
+  // once a quiet and a loud speaker have been brought together (otherwise the loud one's "s" would all count).
+  const leveler = await level(pcm, vad, chain === 'podcast' ? 12 : 8, (f) => tick(f * 0.3));
+  const deEsser = await deEss(pcm, (f) => tick(0.3 + f * 0.4));
+  // Podcasts (listened to on phones, in cars) also get a gentle compressor; voice keeps its natural dynamics.
+  const compressor = chain === 'podcast' ? await compress(pcm, 2, (f) => tick(0.7 + f * 0.3)) : null;
+  return { deEsser, leveler, compressor };
+}
+
+/**
+ * Loudness under the ceiling. Speech: clip the few true peaks above the ceiling when the loudest needs at most 6 dB
+ * (peaks.ts: the smallest change to the waveform, zero-phase band limit); measured from the input, otherwise the
+ * limiter.
+ */
+async function loudness(pcm: Pcm, chain: Chain, targetLufs: number, tick: Tick) {
+  let neededReductionDb: number | undefined;
+  if (chain !== 'music') {
+    const clipped = await speechLoudness(pcm, targetLufs, LIMITER_CEILING_DB, (f) => tick(f));
+    if (clipped.method === 'true-peak clipper') {
+      const { maxReductionDb, meanReductionDb, limitedFraction } = clipped.stats;
+      return {
+        out: pcm,
+        loudness: {
+          method: clipped.method,
+          inputGainDb: clipped.inputGainDb,
+          correctionDb: clipped.correctionDb,
+          neededReductionDb: clipped.neededReductionDb,
+          maxReductionDb,
+          meanReductionDb,
+          limitedFraction,
+        },
+      };
+    }
+    neededReductionDb = clipped.neededReductionDb;
+  }
+  const limited = await normalizeLoudness(
+    pcm,
+    targetLufs,
+    // Speech peaks are short: a quick limiter (1 ms look-ahead, 2 ms hold, 20 ms release, broadcast speech
+    // settings) touches less of each syllable than the music settings (measured: +0.3 dB SI-SDR on the
+    // evaluation's speech against 3/6/100 ms).
+    chain === 'music'
+      ? { ceilingDb: LIMITER_CEILING_DB, lookahead: 0.003, hold: 0.006, release: 0.1 }
+      : { ceilingDb: LIMITER_CEILING_DB, lookahead: 0.001, hold: 0.002, release: 0.02 },
+    tick,
+  );
+  return {
+    out: limited.out,
+    loudness: {
+      method: 'limiter' as const,
+      inputGainDb: limited.search.gainDb,
+      correctionDb: limited.correctionDb,
+      ...(neededReductionDb === undefined ? {} : { neededReductionDb }),
+      ...limited.search.stats,
+    },
+  };
+}
+
+/** The result's analysis; a true peak too close to the ceiling is trimmed and the result analysed again. */
+async function trimmedAfter(out: Pcm, after: AnalysisReport): Promise<AnalysisReport> {
+  if (!(after.truePeakDbtp > TRUE_PEAK_CEILING_DBTP - 0.1)) return after;
+  applyGain(out, Math.pow(10, (TRUE_PEAK_CEILING_DBTP - 0.15 - after.truePeakDbtp) / 20));
+  return analyzePcm(out);
+}
+
+export async function enhance(job: EnhanceJob, ctx: JobContext): Promise<EnhanceResult> {
+  const preset = job.options.preset;
+  const explicitTarget = resolveLoudnessTarget(job.options.target);
+  const seed = Number.isInteger(job.options.seed) ? (job.options.seed as number) : 1;
+  const isVideo = preset === 'video';
+  const fixedChain: Chain | null = preset === 'voice' || preset === 'podcast' || preset === 'music' ? preset : null;
+  ctx.plan(enhancePlan(fixedChain, isVideo));
   const outputs = new OutputSet(job.outDir, ctx);
   try {
     await outputs.init();
@@ -97,151 +263,14 @@ export async function enhance(job: EnhanceJob, ctx: JobContext): Promise<Enhance
     const pcm = input.pcm;
     const fs = pcm.sampleRate;
     const before = await ctx.stage('analyze', (tick) => analyzePcm(pcm, { tick }));
-
-    const hum = await ctx.stage('hum', async (tick) => {
-      const detection = await detectHum(pcm.channels, fs, (f) => tick(f * 0.5));
-      const sections = humNotches(detection, fs);
-      await runFilters(pcm, sections, (f) => tick(0.5 + f * 0.5));
-      return { ...detection, notches: sections.length };
-    });
-
-    // Denoise (and, for audio/video, decide the chain from the content).
-    let chain: Chain = fixedChain ?? 'voice';
-    let classification: ContentClass | null = null;
-    const dualMono = isDualMono(pcm);
-    const speechHighpass = () => (chain === 'podcast' ? 70 : 80);
-    const noise = await ctx.stage('denoise', async (tick) => {
-      const runRnnoise = async (t: Tick) => {
-        const sources = dualMono ? [pcm.channels[0]!] : pcm.channels;
-        const denoised: Float32Array[] = [];
-        let vad: Float32Array = new Float32Array(0);
-        for (let c = 0; c < sources.length; c++) {
-          const r = await rnnoiseChannel(sources[c]!, (f) => t((c + f) / sources.length));
-          denoised.push(r.output);
-          if (c === 0) vad = r.vad;
-          else for (let i = 0; i < vad.length; i++) vad[i] = Math.max(vad[i]!, r.vad[i] ?? 0);
-        }
-        return { vad, denoised };
-      };
-      let share = 0;
-      if (!fixedChain) {
-        // Classify from the (hum-cleaned) input, before any speech-specific filtering.
-        const probe = await runRnnoise((f) => tick(f * 0.3));
-        const mono = new Float32Array(frameCount(pcm));
-        for (const ch of pcm.channels) {
-          for (let i = 0; i < mono.length; i++) mono[i] = mono[i]! + ch[i]! / pcm.channels.length;
-        }
-        classification = classifyContent(probe.vad, mono, fs);
-        chain = classification.content === 'speech' ? 'voice' : 'music';
-        share = 0.3;
-      }
-      const rest = (f: number) => tick(share + (1 - share) * f);
-      if (chain === 'music') {
-        await runFilters(pcm, [highpass(20, fs, BUTTERWORTH_Q)]);
-        return { decision: await spectralDenoise(pcm, rest), vad: null };
-      }
-      // Speech. One 2nd-order Butterworth high-pass section run forward and backward: 24 dB/octave, zero phase.
-      const hp = highpass(speechHighpass(), fs, BUTTERWORTH_Q);
-      await runFilters(pcm, [hp]);
-      const rn = await runRnnoise((f) => rest(f * 0.5));
-      const guide = dualMono ? [rn.denoised[0]!] : rn.denoised;
-      // Second step: a fine-resolution Wiener filter whose a-priori SNR is guided by RNNoise's estimate and whose
-      // noise profile comes from the frames RNNoise marks as voice-free.
-      const vad = rn.vad;
-      const frameOfSample = RNNOISE_RATE / (fs * 480);
-      const isNoise = (start: number, length: number) => {
-        const f0 = Math.max(0, Math.floor(start * frameOfSample));
-        const f1 = Math.min(vad.length - 1, Math.floor((start + length) * frameOfSample));
-        for (let f = f0; f <= f1; f++) if (vad[f]! > 0.2) return false;
-        return true;
-      };
-      const source = dualMono ? { sampleRate: fs, channels: [pcm.channels[0]!] } : pcm;
-      const wiener = await spectralDenoise(source, (f) => rest(0.5 + f * 0.5), {
-        maxReductionDb: 25,
-        alpha: 0.98,
-        spareTransients: false,
-        isNoise,
-        guide,
-        overlap: 0.5,
-      });
-      if (dualMono) pcm.channels[1]!.set(pcm.channels[0]!);
-      let vadSum = 0;
-      for (const v of vad) vadSum += v;
-      return {
-        decision: {
-          method: 'rnnoise+wiener' as const,
-          frames: vad.length,
-          meanVoiceProbability: Math.round((vadSum / Math.max(1, vad.length)) * 1000) / 1000,
-          processedAsMono: dualMono,
-          wiener,
-        },
-        vad,
-      };
-    });
-
-    const speechSteps = await ctx.stage('dynamics', async (tick) => {
-      if (chain === 'music') return { deEsser: null, leveler: null, compressor: null };
-      // Leveler first: the de-esser compares sibilants with the speaker's typical level, which means something only
-      // once a quiet and a loud speaker have been brought together (otherwise the loud one's "s" would all count).
-      const leveler = await level(pcm, noise.vad, chain === 'podcast' ? 12 : 8, (f) => tick(f * 0.3));
-      const deEsser = await deEss(pcm, (f) => tick(0.3 + f * 0.4));
-      // Podcasts (listened to on phones, in cars) also get a gentle compressor; voice keeps its natural dynamics.
-      const compressor = chain === 'podcast' ? await compress(pcm, 2, (f) => tick(0.7 + f * 0.3)) : null;
-      return { deEsser, leveler, compressor };
-    });
-
+    const hum = await ctx.stage('hum', (tick) => removeHum(pcm, tick));
+    const noise = await ctx.stage('denoise', (tick) => denoise(pcm, fixedChain, tick));
+    const chain = noise.chain;
+    const speechSteps = await ctx.stage('dynamics', (tick) => speechDynamics(pcm, chain, noise.vad, tick));
     const targetLufs = explicitTarget ?? (chain === 'music' ? MUSIC_TARGET_LUFS : SPEECH_TARGET_LUFS);
-    const normalized = await ctx.stage('loudness', async (tick) => {
-      // Speech: clip the few true peaks above the ceiling when the loudest needs at most 6 dB (peaks.ts: the
-      // smallest change to the waveform, zero-phase band limit); measured from the input, otherwise the limiter.
-      let neededReductionDb: number | undefined;
-      if (chain !== 'music') {
-        const clipped = await speechLoudness(pcm, targetLufs, LIMITER_CEILING_DB, (f) => tick(f));
-        if (clipped.method === 'true-peak clipper') {
-          const { maxReductionDb, meanReductionDb, limitedFraction } = clipped.stats;
-          return {
-            out: pcm,
-            loudness: {
-              method: clipped.method,
-              inputGainDb: clipped.inputGainDb,
-              correctionDb: clipped.correctionDb,
-              neededReductionDb: clipped.neededReductionDb,
-              maxReductionDb,
-              meanReductionDb,
-              limitedFraction,
-            },
-          };
-        }
-        neededReductionDb = clipped.neededReductionDb;
-      }
-      const limited = await normalizeLoudness(
-        pcm,
-        targetLufs,
-        // Speech peaks are short: a quick limiter (1 ms look-ahead, 2 ms hold, 20 ms release, broadcast speech
-        // settings) touches less of each syllable than the music settings (measured: +0.3 dB SI-SDR on the
-        // evaluation's speech against 3/6/100 ms).
-        chain === 'music'
-          ? { ceilingDb: LIMITER_CEILING_DB, lookahead: 0.003, hold: 0.006, release: 0.1 }
-          : { ceilingDb: LIMITER_CEILING_DB, lookahead: 0.001, hold: 0.002, release: 0.02 },
-        tick,
-      );
-      return {
-        out: limited.out,
-        loudness: {
-          method: 'limiter' as const,
-          inputGainDb: limited.search.gainDb,
-          correctionDb: limited.correctionDb,
-          ...(neededReductionDb === undefined ? {} : { neededReductionDb }),
-          ...limited.search.stats,
-        },
-      };
-    });
+    const normalized = await ctx.stage('loudness', (tick) => loudness(pcm, chain, targetLufs, tick));
     const out = normalized.out; // rendered in place: the same buffers as pcm
-    let after = await ctx.stage('after', (tick) => analyzePcm(out, { tick }));
-    if (after.truePeakDbtp > TRUE_PEAK_CEILING_DBTP - 0.1) {
-      applyGain(out, Math.pow(10, (TRUE_PEAK_CEILING_DBTP - 0.15 - after.truePeakDbtp) / 20));
-      after = await analyzePcm(out);
-    }
+    const after = await trimmedAfter(out, await ctx.stage('after', (tick) => analyzePcm(out, { tick })));
 
     const ext = extname(job.input).toLowerCase() || VIDEO_EXTENSIONS[input.probe.container] || '.mp4';
     const outName = isVideo ? `enhanced${ext}` : 'enhanced.wav';
@@ -255,11 +284,17 @@ export async function enhance(job: EnhanceJob, ctx: JobContext): Promise<Enhance
     const report: EnhanceReport = {
       engine: ENGINE_VERSION,
       input: inputFacts(input, { sampleRate: fs, channels: before.channels }),
-      settings: { preset, chain, classification, targetLufs, ceilingDbtp: TRUE_PEAK_CEILING_DBTP },
+      settings: {
+        preset,
+        chain,
+        classification: noise.classification,
+        targetLufs,
+        ceilingDbtp: TRUE_PEAK_CEILING_DBTP,
+      },
       before,
       after,
       steps: {
-        highpassHz: chain === 'music' ? 20 : speechHighpass(),
+        highpassHz: chain === 'music' ? 20 : speechHighpassHz(chain),
         hum,
         noiseSuppression: noise.decision,
         ...speechSteps,

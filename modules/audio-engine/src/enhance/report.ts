@@ -1,4 +1,5 @@
 /** The enhancement report (report.json and EnhanceResult.report). */
+import type { ProbeResult } from '../io/probe';
 import type { InputFacts } from '../job/input';
 import type { AnalysisReport } from '../analysis/analyze';
 import type { GainStats } from '../master/limiter';
@@ -51,5 +52,19 @@ export interface EnhanceReport {
   outputs: {
     enhanced: { file: string; sampleRate: number; bitDepth: number | null; container: string; videoCopied: boolean };
   };
+  timings: StageTimings;
+}
+
+export interface EnhanceOutputs {
+  enhanced: string;
+  report: string;
+}
+
+export interface EnhanceResult {
+  kind: 'enhance';
+  probe: ProbeResult;
+  outputs: EnhanceOutputs;
+  report: EnhanceReport;
+  durationSec: number;
   timings: StageTimings;
 }

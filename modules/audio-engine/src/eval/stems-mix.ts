@@ -21,9 +21,11 @@ import { writeWav } from '../io/wav';
 import { runJobInline } from '../job/run-inline';
 import { type Pcm, frameCount } from '../pcm';
 import { MODE_STEMS } from '../stems/catalog';
-import type { MixResult, MusicalStyle, SeparatedStem, StemMode, StemsResult, TrackSettings } from '../types';
+import type { MixResult } from '../mix/report';
+import type { StemsResult } from '../stems/report';
+import type { MusicalStyle, SeparatedStem, StemMode, TrackSettings } from '../types';
 import { ffmpegLoudness } from './metrics';
-import { EVAL_SONGS, type PartRole, type SongSpec, renderMultitrack, sumParts } from './multitrack';
+import { EVAL_SONGS, type PartRole, type RenderedSong, type SongSpec, renderMultitrack, sumParts } from './multitrack';
 import { consistencyDb, oracleIrm, sdr } from './separation';
 
 type Log = (message: string) => void;
@@ -235,6 +237,49 @@ export async function evaluateSeparation(
   return { lines, rows, runs };
 }
 
+/**
+ * The mixing evaluation's tracks of one song, written as WAV files under `dir`: vocals, drums, bass and the first two
+ * other parts (one at 48 kHz, one 3 s shorter), with LEAD, LEFT, RIGHT, BACKGROUND and reverb settings.
+ */
+export async function mixInputs(
+  dir: string,
+  spec: SongSpec,
+  song: RenderedSong,
+): Promise<Array<{ path: string; name: string; settings: TrackSettings }>> {
+  // Five tracks at most: vocals, drums, bass and the first two other parts.
+  const chosen = [
+    ...song.parts.filter((p) => ['vocals', 'drums', 'bass'].includes(p.part.role)),
+    ...song.parts.filter((p) => !['vocals', 'drums', 'bass'].includes(p.part.role)).slice(0, 2),
+  ];
+  const others = chosen.filter((p) => !['vocals', 'drums', 'bass'].includes(p.part.role));
+  const inputs: Array<{ path: string; name: string; settings: TrackSettings }> = [];
+  for (const [k, { part, pcm }] of chosen.entries()) {
+    const name = `${part.name}.wav`;
+    const path = join(dir, `mixin-${spec.name}-${name}`);
+    let audio = pcm;
+    if (k === 1) audio = await resamplePcm(pcm, 48000); // a track at another rate
+    if (k === 2)
+      audio = { sampleRate: pcm.sampleRate, channels: pcm.channels.map((c) => c.slice(0, c.length - 3 * 44100)) }; // shorter
+    await writeWav(path, audio, { encoding: 'pcm24', seed: k + 1 });
+    const settings: TrackSettings = {};
+    if (part.role === 'vocals') {
+      settings.presenceSetting = 'LEAD';
+      settings.reverbPreference = 'MEDIUM';
+    } else if (part.role === 'drums' || part.role === 'bass') {
+      settings.reverbPreference = part.role === 'drums' ? 'LOW' : 'NONE';
+    } else if (part === others[0]?.part) {
+      settings.panPreference = 'LEFT';
+      settings.reverbPreference = 'LOW';
+    } else if (part === others[1]?.part) {
+      settings.panPreference = 'RIGHT';
+      settings.presenceSetting = 'BACKGROUND';
+      settings.reverbPreference = 'HIGH';
+    }
+    inputs.push({ path, name, settings });
+  }
+  return inputs;
+}
+
 const STYLE_OF: Record<SongSpec['style'], MusicalStyle> = { pop: 'POP', rock: 'ROCK_INDIE', highlife: 'OTHER' };
 
 export async function evaluateMixing(
@@ -246,38 +291,7 @@ export async function evaluateMixing(
   const rows: MixRow[] = [];
   const songs: MixSong[] = [];
   for (const spec of specs) {
-    const song = await renderMultitrack(dir, spec);
-    // Five tracks at most: vocals, drums, bass and the first two other parts.
-    const chosen = [
-      ...song.parts.filter((p) => ['vocals', 'drums', 'bass'].includes(p.part.role)),
-      ...song.parts.filter((p) => !['vocals', 'drums', 'bass'].includes(p.part.role)).slice(0, 2),
-    ];
-    const others = chosen.filter((p) => !['vocals', 'drums', 'bass'].includes(p.part.role));
-    const inputs: Array<{ path: string; name: string; settings: TrackSettings }> = [];
-    for (const [k, { part, pcm }] of chosen.entries()) {
-      const name = `${part.name}.wav`;
-      const path = join(dir, `mixin-${spec.name}-${name}`);
-      let audio = pcm;
-      if (k === 1) audio = await resamplePcm(pcm, 48000); // a track at another rate
-      if (k === 2)
-        audio = { sampleRate: pcm.sampleRate, channels: pcm.channels.map((c) => c.slice(0, c.length - 3 * 44100)) }; // shorter
-      await writeWav(path, audio, { encoding: 'pcm24', seed: k + 1 });
-      const settings: TrackSettings = {};
-      if (part.role === 'vocals') {
-        settings.presenceSetting = 'LEAD';
-        settings.reverbPreference = 'MEDIUM';
-      } else if (part.role === 'drums' || part.role === 'bass') {
-        settings.reverbPreference = part.role === 'drums' ? 'LOW' : 'NONE';
-      } else if (part === others[0]?.part) {
-        settings.panPreference = 'LEFT';
-        settings.reverbPreference = 'LOW';
-      } else if (part === others[1]?.part) {
-        settings.panPreference = 'RIGHT';
-        settings.presenceSetting = 'BACKGROUND';
-        settings.reverbPreference = 'HIGH';
-      }
-      inputs.push({ path, name, settings });
-    }
+    const inputs = await mixInputs(dir, spec, await renderMultitrack(dir, spec));
     const style = STYLE_OF[spec.style];
     log(`eval: mix ${spec.name} (${inputs.length} tracks, ${style})`);
     const t0 = performance.now();

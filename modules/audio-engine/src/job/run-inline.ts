@@ -9,7 +9,8 @@ import { InvalidOptionsError, toEngineError } from '../errors';
 import { runMaster } from '../master/master';
 import { runMix, validateMixRequest } from '../mix/mix';
 import { runStems } from '../stems/stems';
-import { ENHANCE_PRESETS, JOB_KINDS, STEM_MODES, type JobRequest, type JobResult, type RunOptions } from '../types';
+import type { JobResult } from '../results';
+import { ENHANCE_PRESETS, JOB_KINDS, STEM_MODES, type JobRequest, type RunOptions } from '../types';
 import { JobContext, type ResourceEvent } from './context';
 import { assertOneOf, loadInput } from './input';
 

@@ -21,7 +21,8 @@ import {
   WorkerFailedError,
   engineErrorFromJSON,
 } from '../errors';
-import type { JobProgress, JobRequest, JobResult, RunOptions } from '../types';
+import type { JobResult } from '../results';
+import type { JobProgress, JobRequest, RunOptions } from '../types';
 import type { ResourceEvent } from './context';
 import { validateRequest } from './run-inline';
 

@@ -28,7 +28,6 @@ import {
   MUSICAL_STYLES,
   type Intensity,
   type MasterJob,
-  type MasterResult,
   type MusicalStyle,
   TRUE_PEAK_CEILING_DBTP,
 } from '../types';
@@ -36,7 +35,7 @@ import { analyseDynamics, applyDynamics } from './dynamics';
 import type { LimiterParams } from './limiter';
 import { normalizeLoudness } from './normalize';
 import { choosePreview, extractPreview } from './preview';
-import { type MasterReport, type OutputFacts, reportJson } from './report';
+import { type MasterReport, type MasterResult, type OutputFacts, reportJson } from './report';
 import { STYLE_PROFILES } from './styles';
 import { applyStereo, planStereo } from './stereo';
 import { designTonalEq, eqSections, styleTarget } from './tonal';
@@ -204,22 +203,107 @@ export async function masterChain(
   return { tonal, dynamics, stereo, params, limiting };
 }
 
+const MASTER_PLAN = (withReference: boolean) => ({
+  decode: 6,
+  analyze: 9,
+  reference: withReference ? 12 : 0,
+  eq: 4,
+  dynamics: 14,
+  stereo: 2,
+  limiter: 14,
+  resample: 12,
+  check: 8,
+  write: 9,
+  preview: 4,
+  after: 6,
+});
+
+/** The reference track, decoded at the input's rate and analysed. */
+async function analyseReference(file: string, sampleRate: number, ctx: JobContext, tick: Tick) {
+  const ref = await loadInput(file, { maxChannels: 2, sampleRate, ctx, tick: (f) => tick(f * 0.5) });
+  return analyzePcm(ref.pcm, { tick: (f) => tick(0.5 + f * 0.5) });
+}
+
+/** The loudness target: the explicit one, else the reference's (clamped to -30..-6 LUFS), else streaming. */
+function masterSettings(opts: ReturnType<typeof resolveOptions>, reference: AnalysisReport | null) {
+  const fromReference =
+    opts.explicitTarget === undefined && reference !== null && Number.isFinite(reference.integratedLufs);
+  return {
+    targetLufs: fromReference
+      ? Math.max(-30, Math.min(-6, reference.integratedLufs))
+      : (opts.explicitTarget ?? LOUDNESS_PRESETS.streaming),
+    targetSource: fromReference ? ('reference' as const) : opts.targetSource,
+    intensity: opts.intensity,
+    style: opts.style,
+    reference: opts.reference ? basename(opts.reference) : null,
+    ceilingDbtp: TRUE_PEAK_CEILING_DBTP,
+  };
+}
+
+/** The processed signal at both delivery rates. */
+async function resampleMasters(out: Pcm, ctx: JobContext, tick: Tick) {
+  const a = await resamplePcm(out, 44100, ctx, (f) => tick(f * 0.5));
+  const b = await resamplePcm(out, 48000, ctx, (f) => tick(0.5 + f * 0.5));
+  return [a, b] as const;
+}
+
+/** True peaks of both masters (hinted by the limiter's prediction); both trimmed when either is above the ceiling. */
+async function checkMasters(out44: Pcm, out48: Pcm, predicted: Float32Array, fs: number, tick: Tick) {
+  const tp44 = await truePeaksDb(out44, (f) => tick(f * 0.5), hintFromPrediction(predicted, fs, 44100));
+  const tp48 = await truePeaksDb(out48, (f) => tick(0.5 + f * 0.5), hintFromPrediction(predicted, fs, 48000));
+  const worst = Math.max(...tp44, ...tp48);
+  const trimDb = worst <= TRIM_ABOVE_DB ? 0 : TRUE_PEAK_CEILING_DBTP - 0.1 - worst;
+  if (trimDb !== 0) {
+    applyGain(out44, Math.pow(10, trimDb / 20));
+    if (out48 !== out44) applyGain(out48, Math.pow(10, trimDb / 20));
+  }
+  return { trimDb, tp44: tp44.map((v) => v + trimDb), tp48: Math.max(...tp48) + trimDb };
+}
+
+type MasterPaths = Record<keyof typeof MASTER_FILES, string>;
+
+async function writeMasters(out44: Pcm, out48: Pcm, seed: number, paths: MasterPaths, tick: Tick): Promise<void> {
+  await writeWav(paths.master44, out44, { encoding: 'pcm16', seed, tick: (f) => tick(f * 0.4) });
+  await writeWav(paths.master48, out48, { encoding: 'pcm24', seed: seed + 1, tick: (f) => tick(0.4 + f * 0.6) });
+}
+
+async function writePreview(out44: Pcm, path: string, ctx: JobContext, tick: Tick) {
+  const choice = choosePreview(out44);
+  await tick(0.3);
+  await encodeMp3(extractPreview(out44, choice), path, ctx);
+  return choice;
+}
+
+/** Analysis of the 44.1 kHz master (its true peaks taken from the check) and the loudness of the 48 kHz one. */
+async function analyseMasters(out44: Pcm, out48: Pcm, tp44: number[], tick: Tick) {
+  const after = await analyzePcm(out44, { tick: (f) => tick(f * 0.85), truePeaksDb: tp44 });
+  const lufs48 = integratedLufs(out48.channels, 48000);
+  await tick(1);
+  return { after, lufs48 };
+}
+
+function outputFacts(file: string, sampleRate: number, bitDepth: number, lufs: number, tp: number): OutputFacts {
+  return { file, sampleRate, bitDepth, dither: 'tpdf', integratedLufs: lufs, truePeakDbtp: tp };
+}
+
+/** The limiter's decision as the report states it. */
+function limiterDecision(chain: ChainResult): MasterReport['decisions']['limiter'] {
+  const { params, limiting } = chain;
+  return {
+    ceilingDbtp: params.ceilingDb,
+    lookaheadMs: params.lookahead * 1000,
+    holdMs: params.hold * 1000,
+    releaseMs: Math.round(params.release * 1000),
+    inputGainDb: limiting.search.gainDb,
+    searchIterations: limiting.search.iterations,
+    correctionDb: limiting.correctionDb,
+    ...limiting.search.stats,
+  };
+}
+
 export async function runMaster(job: MasterJob, ctx: JobContext): Promise<MasterResult> {
   const opts = resolveOptions(job);
-  ctx.plan({
-    decode: 6,
-    analyze: 9,
-    reference: opts.reference ? 12 : 0,
-    eq: 4,
-    dynamics: 14,
-    stereo: 2,
-    limiter: 14,
-    resample: 12,
-    check: 8,
-    write: 9,
-    preview: 4,
-    after: 6,
-  });
+  ctx.plan(MASTER_PLAN(Boolean(opts.reference)));
   const outputs = new OutputSet(job.outDir, ctx);
   try {
     await outputs.init();
@@ -229,101 +313,28 @@ export async function runMaster(job: MasterJob, ctx: JobContext): Promise<Master
     const pcm = input.pcm;
     const fs = pcm.sampleRate;
     const before = await ctx.stage('analyze', (tick) => analyzePcm(pcm, { tick }));
-
-    let reference: AnalysisReport | null = null;
-    if (opts.reference) {
-      const refFile = opts.reference;
-      reference = await ctx.stage('reference', async (tick) => {
-        const ref = await loadInput(refFile, {
-          maxChannels: 2,
-          sampleRate: fs,
-          ctx,
-          tick: (f) => tick(f * 0.5),
-        });
-        return analyzePcm(ref.pcm, { tick: (f) => tick(0.5 + f * 0.5) });
-      });
-    }
-    let targetLufs = opts.explicitTarget ?? LOUDNESS_PRESETS.streaming;
-    let targetSource = opts.targetSource;
-    if (opts.explicitTarget === undefined && reference && Number.isFinite(reference.integratedLufs)) {
-      targetLufs = Math.max(-30, Math.min(-6, reference.integratedLufs));
-      targetSource = 'reference';
-    }
-    const settings = {
-      targetLufs,
-      targetSource,
-      intensity: opts.intensity,
-      style: opts.style,
-      reference: opts.reference ? basename(opts.reference) : null,
-      ceilingDbtp: TRUE_PEAK_CEILING_DBTP,
-    };
-
-    const chain = await masterChain(
-      pcm,
-      before,
-      reference,
-      { targetLufs, intensity: opts.intensity, style: opts.style },
-      ctx,
+    const refFile = opts.reference;
+    const reference = refFile ? await ctx.stage('reference', (tick) => analyseReference(refFile, fs, ctx, tick)) : null;
+    const settings = masterSettings(opts, reference);
+    const { targetLufs, intensity, style } = settings;
+    // masterChain renders in place: chain.limiting.out is `pcm`.
+    const chain = await masterChain(pcm, before, reference, { targetLufs, intensity, style }, ctx);
+    const out = chain.limiting.out;
+    const [out44, out48] = await ctx.stage('resample', (tick) => resampleMasters(out, ctx, tick));
+    const check = await ctx.stage('check', (tick) =>
+      checkMasters(out44, out48, chain.limiting.predictedPeaks, fs, tick),
     );
-    const { tonal, dynamics, stereo, params, limiting } = chain;
-    const out = limiting.out;
-    // normalizeLoudness rendered in place: `out` is `pcm`.
-
-    const [out44, out48] = await ctx.stage('resample', async (tick) => {
-      const a = await resamplePcm(out, 44100, ctx, (f) => tick(f * 0.5));
-      const b = await resamplePcm(out, 48000, ctx, (f) => tick(0.5 + f * 0.5));
-      return [a, b] as const;
-    });
-    const check = await ctx.stage('check', async (tick) => {
-      const predicted = limiting.predictedPeaks;
-      const tp44 = await truePeaksDb(out44, (f) => tick(f * 0.5), hintFromPrediction(predicted, fs, 44100));
-      const tp48 = await truePeaksDb(out48, (f) => tick(0.5 + f * 0.5), hintFromPrediction(predicted, fs, 48000));
-      const worst = Math.max(...tp44, ...tp48);
-      const trimDb = worst <= TRIM_ABOVE_DB ? 0 : TRUE_PEAK_CEILING_DBTP - 0.1 - worst;
-      if (trimDb !== 0) {
-        applyGain(out44, Math.pow(10, trimDb / 20));
-        if (out48 !== out44) applyGain(out48, Math.pow(10, trimDb / 20));
-      }
-      return { trimDb, tp44: tp44.map((v) => v + trimDb), tp48: Math.max(...tp48) + trimDb };
-    });
-
-    const paths = {
+    const paths: MasterPaths = {
       master44: outputs.temp(MASTER_FILES.master44),
       master48: outputs.temp(MASTER_FILES.master48),
       preview: outputs.temp(MASTER_FILES.preview),
       report: outputs.temp(MASTER_FILES.report),
     };
-    await ctx.stage('write', async (tick) => {
-      await writeWav(paths.master44, out44, { encoding: 'pcm16', seed: opts.seed, tick: (f) => tick(f * 0.4) });
-      await writeWav(paths.master48, out48, {
-        encoding: 'pcm24',
-        seed: opts.seed + 1,
-        tick: (f) => tick(0.4 + f * 0.6),
-      });
-    });
-    const previewChoice = await ctx.stage('preview', async (tick) => {
-      const choice = choosePreview(out44);
-      await tick(0.3);
-      await encodeMp3(extractPreview(out44, choice), paths.preview, ctx);
-      return choice;
-    });
+    await ctx.stage('write', (tick) => writeMasters(out44, out48, opts.seed, paths, tick));
+    const previewChoice = await ctx.stage('preview', (tick) => writePreview(out44, paths.preview, ctx, tick));
     // The true peaks were measured in the check (and scaled by the trim), so the analysis does not redo them.
-    const { after, lufs48 } = await ctx.stage('after', async (tick) => {
-      const a = await analyzePcm(out44, { tick: (f) => tick(f * 0.85), truePeaksDb: check.tp44 });
-      const l48 = integratedLufs(out48.channels, 48000);
-      await tick(1);
-      return { after: a, lufs48: l48 };
-    });
-    const tp48 = check.tp48;
+    const { after, lufs48 } = await ctx.stage('after', (tick) => analyseMasters(out44, out48, check.tp44, tick));
 
-    const facts = (file: string, sampleRate: number, bitDepth: number, lufs: number, tp: number): OutputFacts => ({
-      file,
-      sampleRate,
-      bitDepth,
-      dither: 'tpdf',
-      integratedLufs: lufs,
-      truePeakDbtp: tp,
-    });
     const report: MasterReport = {
       engine: ENGINE_VERSION,
       input: inputFacts(input, { sampleRate: fs, channels: before.channels }),
@@ -332,25 +343,16 @@ export async function runMaster(job: MasterJob, ctx: JobContext): Promise<Master
       after,
       reference,
       decisions: {
-        tonal: { ...tonal, target: reference ? 'reference' : 'style' },
-        dynamics,
-        stereo,
-        limiter: {
-          ceilingDbtp: params.ceilingDb,
-          lookaheadMs: params.lookahead * 1000,
-          holdMs: params.hold * 1000,
-          releaseMs: Math.round(params.release * 1000),
-          inputGainDb: limiting.search.gainDb,
-          searchIterations: limiting.search.iterations,
-          correctionDb: limiting.correctionDb,
-          ...limiting.search.stats,
-        },
+        tonal: { ...chain.tonal, target: reference ? 'reference' : 'style' },
+        dynamics: chain.dynamics,
+        stereo: chain.stereo,
+        limiter: limiterDecision(chain),
         outputTrimDb: check.trimDb,
         preview: previewChoice,
       },
       outputs: {
-        master44: facts(MASTER_FILES.master44, 44100, 16, after.integratedLufs, after.truePeakDbtp),
-        master48: facts(MASTER_FILES.master48, 48000, 24, lufs48, tp48),
+        master44: outputFacts(MASTER_FILES.master44, 44100, 16, after.integratedLufs, after.truePeakDbtp),
+        master48: outputFacts(MASTER_FILES.master48, 48000, 24, lufs48, check.tp48),
         preview: { file: MASTER_FILES.preview, format: 'mp3', bitrate: '192k' },
       },
       timings: ctx.timings,

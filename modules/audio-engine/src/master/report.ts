@@ -1,4 +1,5 @@
 /** The mastering report (report.json and MasterResult.report). */
+import type { ProbeResult } from '../io/probe';
 import type { InputFacts } from '../job/input';
 import type { AnalysisReport } from '../analysis/analyze';
 import type { Intensity, MusicalStyle, StageTimings } from '../types';
@@ -62,4 +63,21 @@ export function reportJson(value: unknown): string {
     },
     2,
   );
+}
+
+export interface MasterOutputs {
+  master44: string;
+  master48: string;
+  preview: string;
+  report: string;
+}
+
+export interface MasterResult {
+  kind: 'master';
+  probe: ProbeResult;
+  outputs: MasterOutputs;
+  report: MasterReport;
+  /** Duration of the input in seconds. */
+  durationSec: number;
+  timings: StageTimings;
 }

@@ -24,9 +24,9 @@ import { InvalidOptionsError } from '../errors';
 import { encodeMp3 } from '../io/encode';
 import { OutputSet } from '../io/outputs';
 import { writeWav } from '../io/wav';
-import type { JobContext } from '../job/context';
+import type { JobContext, Tick } from '../job/context';
 import { assertOneOf, loadInput, resolveLoudnessTarget } from '../job/input';
-import { ENGINE_VERSION, hintFromPrediction, masterChain, truePeaksDb } from '../master/master';
+import { type ChainResult, ENGINE_VERSION, hintFromPrediction, masterChain, truePeaksDb } from '../master/master';
 import { choosePreview, extractPreview } from '../master/preview';
 import { reportJson } from '../master/report';
 import { type Pcm, applyGain, frameCount } from '../pcm';
@@ -38,7 +38,6 @@ import {
   MIX_SAMPLE_RATES,
   MUSICAL_STYLES,
   type MixJob,
-  type MixResult,
   type MusicalStyle,
   PAN_PREFERENCES,
   PRESENCE_SETTINGS,
@@ -46,8 +45,8 @@ import {
   TRUE_PEAK_CEILING_DBTP,
 } from '../types';
 import { compressTrack } from './compressor';
-import type { EqDecision, MixReport, TrackReport } from './report';
-import { STYLE_REVERB, renderReverb } from './reverb';
+import type { EqDecision, MixReport, MixResult, TrackReport } from './report';
+import { type ReverbParams, STYLE_REVERB, renderReverb } from './reverb';
 import {
   BACKGROUND_MARGIN_LU,
   LEAD_MARGIN_LU,
@@ -140,22 +139,26 @@ function energyOf(ch: Float32Array): number {
   return e;
 }
 
+/**
+ * One track as it goes through the stages. Each stage returns new records with its decisions filled in; the audio
+ * (`pcm`) is processed in place, as everywhere in the engine (a 4-minute stereo track is 85 MB of samples).
+ */
 interface Track {
-  index: number;
-  name: string;
-  file: string;
-  settings: ResolvedSettings;
-  pcm: Pcm;
-  input: TrackReport['input'];
-  analysis: AnalysisReport | null;
-  eq: EqDecision[];
-  compression: TrackReport['decisions']['compression'];
-  targetLufs: number;
-  targetReason: string;
-  gainDb: number;
-  pan: TrackReport['decisions']['pan'];
-  reverbSendDb: number | null;
-  muted: boolean;
+  readonly index: number;
+  readonly name: string;
+  readonly file: string;
+  readonly settings: ResolvedSettings;
+  readonly pcm: Pcm;
+  readonly input: TrackReport['input'];
+  readonly analysis: AnalysisReport | null;
+  readonly eq: EqDecision[];
+  readonly compression: TrackReport['decisions']['compression'];
+  readonly targetLufs: number;
+  readonly targetReason: string;
+  readonly gainDb: number;
+  readonly pan: TrackReport['decisions']['pan'];
+  readonly reverbSendDb: number | null;
+  readonly muted: boolean;
 }
 
 /** Band level (dB) of a spectrum at the third-octave band nearest f. */
@@ -185,7 +188,7 @@ function measuredEq(a: AnalysisReport): EqDecision[] {
 }
 
 /** Cuts in lower-priority tracks where they compete in a higher-priority track's focus band (at most 2 each). */
-function maskingCuts(tracks: Track[]): Map<number, EqDecision[]> {
+function maskingCuts(tracks: readonly Track[]): Map<number, EqDecision[]> {
   const cuts = new Map<number, EqDecision[]>();
   const priority = (t: Track) => {
     const p = profileOf(t.settings.instrumentGroup).priority;
@@ -261,66 +264,71 @@ function sectionsOf(eq: readonly EqDecision[], fs: number): Biquad[] {
 }
 
 /** Loudness targets by group and presence, then the presence ordering enforced. */
-function planLevels(tracks: Track[]): void {
-  for (const t of tracks) {
+function planLevels(tracks: readonly Track[]): Track[] {
+  const planned = tracks.map((t) => {
     const p = profileOf(t.settings.instrumentGroup);
-    t.targetLufs = REFERENCE_LUFS + p.levelLu + PRESENCE_LU[t.settings.presenceSetting];
-    t.targetReason = `${t.settings.instrumentGroup} ${p.levelLu >= 0 ? '+' : ''}${p.levelLu} LU, ${t.settings.presenceSetting} ${PRESENCE_LU[t.settings.presenceSetting] >= 0 ? '+' : ''}${PRESENCE_LU[t.settings.presenceSetting]} LU`;
-  }
-  const live = tracks.filter((t) => !t.muted);
-  const of = (p: string) => live.filter((t) => t.settings.presenceSetting === p);
-  const leads = of('LEAD');
-  const normals = of('NORMAL');
-  const backs = of('BACKGROUND');
-  if (normals.length) {
-    const maxNormal = Math.max(...normals.map((t) => t.targetLufs));
-    const minNormal = Math.min(...normals.map((t) => t.targetLufs));
-    for (const t of leads) {
-      if (t.targetLufs < maxNormal + LEAD_MARGIN_LU) {
-        t.targetLufs = maxNormal + LEAD_MARGIN_LU;
-        t.targetReason += `; raised to ${LEAD_MARGIN_LU} LU above the loudest NORMAL track`;
+    return {
+      ...t,
+      targetLufs: REFERENCE_LUFS + p.levelLu + PRESENCE_LU[t.settings.presenceSetting],
+      targetReason: `${t.settings.instrumentGroup} ${p.levelLu >= 0 ? '+' : ''}${p.levelLu} LU, ${t.settings.presenceSetting} ${PRESENCE_LU[t.settings.presenceSetting] >= 0 ? '+' : ''}${PRESENCE_LU[t.settings.presenceSetting]} LU`,
+    };
+  });
+  const live = planned.filter((t) => !t.muted);
+  const targetsOf = (p: string) => live.filter((t) => t.settings.presenceSetting === p).map((t) => t.targetLufs);
+  const leads = targetsOf('LEAD');
+  const normals = targetsOf('NORMAL');
+  return planned.map((t) => {
+    if (t.muted) return t;
+    const presence = t.settings.presenceSetting;
+    if (normals.length) {
+      const maxNormal = Math.max(...normals);
+      const minNormal = Math.min(...normals);
+      if (presence === 'LEAD' && t.targetLufs < maxNormal + LEAD_MARGIN_LU) {
+        return {
+          ...t,
+          targetLufs: maxNormal + LEAD_MARGIN_LU,
+          targetReason: `${t.targetReason}; raised to ${LEAD_MARGIN_LU} LU above the loudest NORMAL track`,
+        };
       }
-    }
-    for (const t of backs) {
-      if (t.targetLufs > minNormal - BACKGROUND_MARGIN_LU) {
-        t.targetLufs = minNormal - BACKGROUND_MARGIN_LU;
-        t.targetReason += `; lowered to ${BACKGROUND_MARGIN_LU} LU below the quietest NORMAL track`;
+      if (presence === 'BACKGROUND' && t.targetLufs > minNormal - BACKGROUND_MARGIN_LU) {
+        return {
+          ...t,
+          targetLufs: minNormal - BACKGROUND_MARGIN_LU,
+          targetReason: `${t.targetReason}; lowered to ${BACKGROUND_MARGIN_LU} LU below the quietest NORMAL track`,
+        };
       }
+    } else if (leads.length && presence === 'BACKGROUND') {
+      const cap = Math.min(...leads) - LEAD_MARGIN_LU - BACKGROUND_MARGIN_LU;
+      if (t.targetLufs > cap)
+        return { ...t, targetLufs: cap, targetReason: `${t.targetReason}; lowered under the LEAD tracks` };
     }
-  } else if (leads.length && backs.length) {
-    const minLead = Math.min(...leads.map((t) => t.targetLufs));
-    for (const t of backs) {
-      const cap = minLead - LEAD_MARGIN_LU - BACKGROUND_MARGIN_LU;
-      if (t.targetLufs > cap) {
-        t.targetLufs = cap;
-        t.targetReason += '; lowered under the LEAD tracks';
-      }
-    }
-  }
+    return t;
+  });
 }
 
 /** Pan positions: explicit preferences as given; NO_PREFERENCE tracks centred or spread to balance the sides. */
-function planPan(tracks: Track[]): void {
+function planPan(tracks: readonly Track[]): Track[] {
   let balance = 0;
+  const pans = new Map<number, Track['pan']>();
   const spread: Track[] = [];
   for (const t of tracks) {
     const pref = t.settings.panPreference;
     if (pref !== 'NO_PREFERENCE') {
       const position = PAN_POSITION[pref];
-      t.pan = { position, width: pref === 'CENTRE' ? 1 : 0.5, reason: `preference ${pref}` };
+      pans.set(t.index, { position, width: pref === 'CENTRE' ? 1 : 0.5, reason: `preference ${pref}` });
       balance += position;
       continue;
     }
     const p = profileOf(t.settings.instrumentGroup);
     if (t.settings.presenceSetting === 'LEAD' || p.centre) {
-      t.pan = {
+      pans.set(t.index, {
         position: 0,
         width: 1,
         reason:
           t.settings.presenceSetting === 'LEAD'
             ? 'lead part kept in the centre'
             : `${t.settings.instrumentGroup} kept in the centre`,
-      };
+      });
     } else spread.push(t);
   }
   // Spread the rest: alternate sides starting with the lighter one, moving outward as the sides fill.
@@ -329,10 +337,11 @@ function planPan(tracks: Track[]): void {
   for (const t of spread) {
     const side = balance > 0 ? -1 : 1;
     const position = side * positions[Math.min(positions.length - 1, Math.floor(k / 2))]!;
-    t.pan = { position, width: 0.7, reason: 'no preference: spread to balance the stereo image' };
+    pans.set(t.index, { position, width: 0.7, reason: 'no preference: spread to balance the stereo image' });
     balance += position;
     k++;
   }
+  return tracks.map((t) => ({ ...t, pan: pans.get(t.index) ?? t.pan }));
 }
 
 /**
@@ -365,290 +374,361 @@ function applyPan(pcm: Pcm, position: number, width: number, recentre: boolean):
   return r2(correctionDb);
 }
 
+const MIX_PLAN = {
+  decode: 5,
+  analyze: 5,
+  'track-eq': 4,
+  compress: 4,
+  pan: 1,
+  reverb: 6,
+  level: 3,
+  bus: 3,
+  'analyze-mix': 4,
+  eq: 2,
+  dynamics: 7,
+  stereo: 1,
+  limiter: 8,
+  check: 3,
+  tracks: 5,
+  write: 6,
+  preview: 2,
+  after: 3,
+};
+
+function peakOf(pcm: Pcm): number {
+  let peak = 0;
+  for (const ch of pcm.channels) for (let i = 0; i < ch.length; i++) peak = Math.max(peak, Math.abs(ch[i]!));
+  return peak;
+}
+
+/** The sum of the live tracks' channels (stereo, `length` frames). */
+function sumOf(tracks: readonly Track[], length: number): Float32Array[] {
+  const sum: Float32Array[] = [new Float32Array(length), new Float32Array(length)];
+  for (const t of tracks) {
+    if (t.muted) continue;
+    for (let c = 0; c < 2; c++) {
+      const dst = sum[c]!;
+      const src = t.pcm.channels[c]!;
+      for (let i = 0; i < length; i++) dst[i] = dst[i]! + src[i]!;
+    }
+  }
+  return sum;
+}
+
+/** Decode: every track at the mix rate, stereo, aligned at 0 and padded with silence to the longest. */
+async function decodeTracks(job: MixJob, ctx: JobContext, tick: Tick): Promise<Track[]> {
+  const fs = job.options.sampleRate;
+  const N = job.inputs.length;
+  const files = trackFileNames(job.inputs.map((t) => t.name));
+  const out: Track[] = [];
+  for (let i = 0; i < N; i++) {
+    const spec = job.inputs[i]!;
+    const loaded = await loadInput(spec.path, {
+      claimedType: 'audio/wav',
+      sampleRate: fs,
+      maxChannels: 2,
+      ctx,
+      tick: (f) => tick((i + f) / N),
+    });
+    const chs = loaded.pcm.channels;
+    const pcm: Pcm = { sampleRate: fs, channels: chs.length === 1 ? [chs[0]!, chs[0]!.slice()] : chs };
+    out.push({
+      index: i,
+      name: spec.name,
+      file: files[i]!,
+      settings: resolveSettings(spec.name, spec.settings),
+      pcm,
+      input: {
+        sampleRate: loaded.probe.sampleRate ?? fs,
+        channels: loaded.probe.channels ?? chs.length,
+        durationSec: frameCount(pcm) / fs,
+        integratedLufs: -Infinity,
+        samplePeakDbfs: -Infinity,
+        resampled: (loaded.probe.sampleRate ?? fs) !== fs,
+        paddedSec: 0,
+      },
+      analysis: null,
+      eq: [],
+      compression: null,
+      targetLufs: -Infinity,
+      targetReason: '',
+      gainDb: 0,
+      pan: { position: 0, width: 1, reason: '' },
+      reverbSendDb: null,
+      muted: false,
+    });
+  }
+  const length = Math.max(...out.map((t) => frameCount(t.pcm)));
+  return out.map((t) => {
+    const n = frameCount(t.pcm);
+    if (n >= length) return t;
+    const channels = t.pcm.channels.map((c) => {
+      const x = new Float32Array(length);
+      x.set(c);
+      return x;
+    });
+    return { ...t, pcm: { sampleRate: fs, channels }, input: { ...t.input, paddedSec: r2((length - n) / fs) } };
+  });
+}
+
+/** Analysis of each track (loudness, spectrum); a silent track is muted. */
+async function analyseTracks(tracks: readonly Track[], tick: Tick): Promise<Track[]> {
+  const N = tracks.length;
+  const out: Track[] = [];
+  for (const t of tracks) {
+    const peak = peakOf(t.pcm);
+    const peakDb = peak > 0 ? 20 * Math.log10(peak) : -Infinity;
+    const analysis = await analyzePcm(t.pcm, {
+      truePeaksDb: t.pcm.channels.map(() => peakDb),
+      tick: (f) => tick((t.index + f) / N),
+    });
+    out.push({
+      ...t,
+      analysis,
+      input: { ...t.input, integratedLufs: r2(analysis.integratedLufs), samplePeakDbfs: r2(peakDb) },
+      muted: !Number.isFinite(analysis.integratedLufs),
+    });
+  }
+  return out;
+}
+
+/** Runs `step` on each live track in turn and merges the decisions it returns; muted tracks pass unchanged. */
+async function eachLive(tracks: readonly Track[], step: (t: Track) => Promise<Partial<Track>>): Promise<Track[]> {
+  const out: Track[] = [];
+  for (const t of tracks) out.push(t.muted ? t : { ...t, ...(await step(t)) });
+  return out;
+}
+
+/** Corrective EQ per track: group high-pass and static moves, measured build-ups, masking cuts. */
+function equaliseTracks(tracks: readonly Track[], masking: Map<number, EqDecision[]>, tick: Tick): Promise<Track[]> {
+  return eachLive(tracks, async (t) => {
+    const p = profileOf(t.settings.instrumentGroup);
+    const hp = t.settings.presenceSetting === 'LEAD' ? p.highpassHz * 0.8 : p.highpassHz;
+    const eq: EqDecision[] = [
+      {
+        type: 'highpass',
+        freqHz: Math.round(hp),
+        gainDb: 0,
+        q: Math.SQRT1_2,
+        reason: `${t.settings.instrumentGroup} high-pass`,
+      },
+      ...p.eq.map((e) => ({ ...e, reason: `${t.settings.instrumentGroup}: ${e.reason}` })),
+      ...measuredEq(t.analysis!),
+      ...(masking.get(t.index) ?? []),
+    ];
+    await filterInPlace(t.pcm, sectionsOf(eq, t.pcm.sampleRate), (f) => tick((t.index + f) / tracks.length));
+    return { eq };
+  });
+}
+
+/** Compression by group (threshold from the track's own level statistics). */
+function compressTracks(tracks: readonly Track[], tick: Tick): Promise<Track[]> {
+  return eachLive(tracks, async (t) => ({
+    compression: await compressTrack(t.pcm, profileOf(t.settings.instrumentGroup).comp, (f) =>
+      tick((t.index + f) / tracks.length),
+    ),
+  }));
+}
+
+/** Pan each live track where planPan placed it; the balance correction joins the pan decision. */
+async function panTracks(tracks: readonly Track[], tick: Tick): Promise<Track[]> {
+  const N = tracks.length;
+  const out: Track[] = [];
+  for (const t of tracks) {
+    if (t.muted) out.push(t);
+    else {
+      const recentre = t.settings.panPreference !== 'NO_PREFERENCE' || t.pan.position !== 0;
+      const balanceCorrectionDb = applyPan(t.pcm, t.pan.position, t.pan.width, recentre);
+      out.push({ ...t, pan: { ...t.pan, balanceCorrectionDb } });
+    }
+    await tick((t.index + 1) / N);
+  }
+  return out;
+}
+
+/** Each live track's share of the shared algorithmic reverb, added to the track; `returns` counts the sends. */
+async function reverbTracks(
+  tracks: readonly Track[],
+  reverb: ReverbParams,
+  tick: Tick,
+): Promise<{ tracks: Track[]; returns: number }> {
+  const N = tracks.length;
+  const out: Track[] = [];
+  let returns = 0;
+  for (const t of tracks) {
+    const sendDb = REVERB_SEND_DB[t.settings.reverbPreference];
+    if (t.muted || !Number.isFinite(sendDb)) {
+      out.push(t);
+      continue;
+    }
+    const fs = t.pcm.sampleRate;
+    const db = sendDb + profileOf(t.settings.instrumentGroup).reverbTrimDb;
+    const g = Math.pow(10, db / 20);
+    const [L, R] = t.pcm.channels as [Float32Array, Float32Array];
+    const send: [Float32Array, Float32Array] = [L.map((v) => v * g), R.map((v) => v * g)];
+    // Keep the low end and the extreme top out of the reverb.
+    await filterInPlace({ channels: send }, [highpass(200, fs), peaking(9000, fs, -3, 0.7)]);
+    renderReverb(send, fs, reverb, L, R);
+    returns++;
+    out.push({ ...t, reverbSendDb: r2(db) });
+    await tick((t.index + 1) / N);
+  }
+  return { tracks: out, returns };
+}
+
+/** Gain staging: each live track brought to its planned loudness. */
+function levelTracks(tracks: readonly Track[], tick: Tick): Promise<Track[]> {
+  return eachLive(tracks, async (t) => {
+    const now = integratedLufs(t.pcm.channels, t.pcm.sampleRate);
+    const gainDb = Number.isFinite(now) ? r2(t.targetLufs - now) : 0;
+    applyGain(t.pcm, Math.pow(10, gainDb / 20));
+    await tick((t.index + 1) / tracks.length);
+    return { gainDb };
+  });
+}
+
+/** The bus: the sum of the live tracks, then glue compression by style. */
+async function busOf(tracks: readonly Track[], style: MusicalStyle, tick: Tick) {
+  const fs = tracks[0]!.pcm.sampleRate;
+  const bus: Pcm = { sampleRate: fs, channels: sumOf(tracks, frameCount(tracks[0]!.pcm)) };
+  const sumLufs = integratedLufs(bus.channels, fs);
+  const peak = peakOf(bus);
+  const settings = GLUE[style];
+  const report = await compressTrack(
+    bus,
+    { ratio: settings.ratio, attackMs: 30, releaseMs: 200, depthDb: settings.depthDb },
+    tick,
+  );
+  return { pcm: bus, glue: { report, sumLufs, peakDb: peak > 0 ? 20 * Math.log10(peak) : -Infinity } };
+}
+
+/** True peaks of the mastered mix (hinted by the limiter's prediction), trimmed when above the ceiling. */
+async function checkMix(mix: Pcm, chain: ChainResult, tick: Tick) {
+  const fs = mix.sampleRate;
+  const hint = hintFromPrediction(chain.limiting.predictedPeaks, fs, fs);
+  const tp = await truePeaksDb(mix, tick, hint);
+  const worst = Math.max(...tp);
+  const trimDb = worst <= TRIM_ABOVE_DB ? 0 : TRUE_PEAK_CEILING_DBTP - 0.1 - worst;
+  if (trimDb !== 0) applyGain(mix, Math.pow(10, trimDb / 20));
+  return { trimDb, tp: tp.map((v) => v + trimDb) };
+}
+
+/**
+ * Tracks as heard in the mix: the processed tracks (EQ, compression, pan, reverb share, level) scaled by the one gain
+ * that brings their sum to the loudness of the mix. The bus and mastering stages are not linear (dynamics, limiting)
+ * and shift phase (crossovers, all-passes), so the tracks do not add up to the mix sample for sample; they add up to
+ * it in level and balance.
+ */
+async function fitTracks(tracks: readonly Track[], mix: Pcm, tick: Tick) {
+  const fs = mix.sampleRate;
+  const N = tracks.length;
+  const sum = sumOf(tracks, frameCount(mix));
+  const sumLufs = integratedLufs(sum, fs);
+  const mixLufs = integratedLufs(mix.channels, fs);
+  const g = Number.isFinite(sumLufs) && Number.isFinite(mixLufs) ? Math.pow(10, (mixLufs - sumLufs) / 20) : 1;
+  const stats = new Map<number, TrackReport['inMix']>();
+  for (const t of tracks) {
+    applyGain(t.pcm, g);
+    const peak = peakOf(t.pcm);
+    const tp = t.muted ? [-Infinity] : await truePeaksDb(t.pcm, (f) => tick((t.index + f) / N));
+    const el = energyOf(t.pcm.channels[0]!);
+    const er = energyOf(t.pcm.channels[1]!);
+    stats.set(t.index, {
+      integratedLufs: r2(integratedLufs(t.pcm.channels, fs)),
+      balanceDb: el > 0 && er > 0 ? r2(10 * Math.log10(el / er)) : 0,
+      truePeakDbtp: r2(Math.max(...tp)),
+      encoding: peak >= 1 ? 'float32' : 'pcm24',
+    });
+  }
+  return { gainDb: r2(20 * Math.log10(Math.max(1e-12, g))), sumLufs: r2(sumLufs + 20 * Math.log10(g)), stats };
+}
+type Fit = Awaited<ReturnType<typeof fitTracks>>;
+
+/** mix.wav (24-bit) and every tracks/<file>.wav (24-bit, or 32-bit float when the track exceeds full scale). */
+async function writeMix(mix: Pcm, tracks: readonly Track[], fit: Fit, paths: MixPaths, tick: Tick): Promise<void> {
+  const N = tracks.length;
+  await writeWav(paths.mix, mix, { encoding: 'pcm24', seed: 1, tick: (f) => tick(f / (N + 1)) });
+  for (const t of tracks) {
+    await writeWav(paths.tracks[t.index]!, t.pcm, {
+      encoding: fit.stats.get(t.index)!.encoding,
+      seed: t.index + 2,
+      tick: (f) => tick((t.index + 1 + f) / (N + 1)),
+    });
+  }
+}
+
+interface MixPaths {
+  mix: string;
+  tracks: string[];
+  preview: string;
+  report: string;
+}
+
+function trackReport(t: Track, fit: Fit): TrackReport {
+  return {
+    name: t.name,
+    file: MIX_FILES.track(t.file),
+    settings: t.settings,
+    input: t.input,
+    decisions: {
+      eq: t.eq,
+      compression: t.compression,
+      targetLufs: r2(t.targetLufs),
+      targetReason: t.targetReason,
+      gainDb: t.gainDb,
+      pan: { ...t.pan, position: r2(t.pan.position) },
+      reverbSendDb: t.reverbSendDb,
+    },
+    inMix: fit.stats.get(t.index)!,
+    muted: t.muted,
+  };
+}
+
 export async function runMix(job: MixJob, ctx: JobContext): Promise<MixResult> {
   const style = assertOneOf(job.options.style, MUSICAL_STYLES, 'style');
   const fs = job.options.sampleRate;
   const targetLufs = resolveLoudnessTarget(job.options.target) ?? LOUDNESS_PRESETS.streaming;
-  const N = job.inputs.length;
-  ctx.plan({
-    decode: 5,
-    analyze: 5,
-    'track-eq': 4,
-    compress: 4,
-    pan: 1,
-    reverb: 6,
-    level: 3,
-    bus: 3,
-    'analyze-mix': 4,
-    eq: 2,
-    dynamics: 7,
-    stereo: 1,
-    limiter: 8,
-    check: 3,
-    tracks: 5,
-    write: 6,
-    preview: 2,
-    after: 3,
-  });
+  ctx.plan(MIX_PLAN);
   const outputs = new OutputSet(job.outDir, ctx);
   try {
     await outputs.init();
-    const files = trackFileNames(job.inputs.map((t) => t.name));
-    // Decode every track at the mix rate, stereo.
-    const tracks: Track[] = await ctx.stage('decode', async (tick) => {
-      const out: Track[] = [];
-      for (let i = 0; i < N; i++) {
-        const spec = job.inputs[i]!;
-        const loaded = await loadInput(spec.path, {
-          claimedType: 'audio/wav',
-          sampleRate: fs,
-          maxChannels: 2,
-          ctx,
-          tick: (f) => tick((i + f) / N),
-        });
-        const chs = loaded.pcm.channels;
-        const pcm: Pcm = { sampleRate: fs, channels: chs.length === 1 ? [chs[0]!, chs[0]!.slice()] : chs };
-        out.push({
-          index: i,
-          name: spec.name,
-          file: files[i]!,
-          settings: resolveSettings(spec.name, spec.settings),
-          pcm,
-          input: {
-            sampleRate: loaded.probe.sampleRate ?? fs,
-            channels: loaded.probe.channels ?? chs.length,
-            durationSec: frameCount(pcm) / fs,
-            integratedLufs: -Infinity,
-            samplePeakDbfs: -Infinity,
-            resampled: (loaded.probe.sampleRate ?? fs) !== fs,
-            paddedSec: 0,
-          },
-          analysis: null,
-          eq: [],
-          compression: null,
-          targetLufs: -Infinity,
-          targetReason: '',
-          gainDb: 0,
-          pan: { position: 0, width: 1, reason: '' },
-          reverbSendDb: null,
-          muted: false,
-        });
-      }
-      // Align: every track starts at 0; shorter ones are padded with silence to the longest.
-      const length = Math.max(...out.map((t) => frameCount(t.pcm)));
-      for (const t of out) {
-        const n = frameCount(t.pcm);
-        if (n < length) {
-          t.pcm = {
-            sampleRate: fs,
-            channels: t.pcm.channels.map((c) => {
-              const x = new Float32Array(length);
-              x.set(c);
-              return x;
-            }),
-          };
-          t.input.paddedSec = r2((length - n) / fs);
-        }
-      }
-      return out;
-    });
-    const length = frameCount(tracks[0]!.pcm);
-
-    await ctx.stage('analyze', async (tick) => {
-      for (const t of tracks) {
-        let peak = 0;
-        for (const ch of t.pcm.channels) for (let i = 0; i < ch.length; i++) peak = Math.max(peak, Math.abs(ch[i]!));
-        const peakDb = peak > 0 ? 20 * Math.log10(peak) : -Infinity;
-        t.analysis = await analyzePcm(t.pcm, {
-          truePeaksDb: t.pcm.channels.map(() => peakDb),
-          tick: (f) => tick((t.index + f) / N),
-        });
-        t.input.integratedLufs = r2(t.analysis.integratedLufs);
-        t.input.samplePeakDbfs = r2(peakDb);
-        t.muted = !Number.isFinite(t.analysis.integratedLufs);
-      }
-    });
-    planLevels(tracks);
-    const masking = maskingCuts(tracks);
-    await ctx.stage('track-eq', async (tick) => {
-      for (const t of tracks) {
-        if (t.muted) continue;
-        const p = profileOf(t.settings.instrumentGroup);
-        const hp = t.settings.presenceSetting === 'LEAD' ? p.highpassHz * 0.8 : p.highpassHz;
-        t.eq = [
-          {
-            type: 'highpass',
-            freqHz: Math.round(hp),
-            gainDb: 0,
-            q: Math.SQRT1_2,
-            reason: `${t.settings.instrumentGroup} high-pass`,
-          },
-          ...p.eq.map((e) => ({ ...e, reason: `${t.settings.instrumentGroup}: ${e.reason}` })),
-          ...measuredEq(t.analysis!),
-          ...(masking.get(t.index) ?? []),
-        ];
-        await filterInPlace(t.pcm, sectionsOf(t.eq, fs), (f) => tick((t.index + f) / N));
-      }
-    });
-    await ctx.stage('compress', async (tick) => {
-      for (const t of tracks) {
-        if (t.muted) continue;
-        t.compression = await compressTrack(t.pcm, profileOf(t.settings.instrumentGroup).comp, (f) =>
-          tick((t.index + f) / N),
-        );
-      }
-    });
-    planPan(tracks);
-    await ctx.stage('pan', async (tick) => {
-      for (const t of tracks) {
-        if (!t.muted) {
-          const recentre = t.settings.panPreference !== 'NO_PREFERENCE' || t.pan.position !== 0;
-          t.pan.balanceCorrectionDb = applyPan(t.pcm, t.pan.position, t.pan.width, recentre);
-        }
-        await tick((t.index + 1) / N);
-      }
-    });
+    const decoded = await ctx.stage('decode', (tick) => decodeTracks(job, ctx, tick));
+    const analysed = await ctx.stage('analyze', (tick) => analyseTracks(decoded, tick));
+    const levelled = planLevels(analysed);
+    const masking = maskingCuts(levelled);
+    const equalised = await ctx.stage('track-eq', (tick) => equaliseTracks(levelled, masking, tick));
+    const compressed = planPan(await ctx.stage('compress', (tick) => compressTracks(equalised, tick)));
+    const panned = await ctx.stage('pan', (tick) => panTracks(compressed, tick));
     const reverb = STYLE_REVERB[style];
-    let returns = 0;
-    await ctx.stage('reverb', async (tick) => {
-      for (const t of tracks) {
-        const sendDb = REVERB_SEND_DB[t.settings.reverbPreference];
-        if (t.muted || !Number.isFinite(sendDb)) continue;
-        const db = sendDb + profileOf(t.settings.instrumentGroup).reverbTrimDb;
-        t.reverbSendDb = r2(db);
-        const g = Math.pow(10, db / 20);
-        const [L, R] = t.pcm.channels as [Float32Array, Float32Array];
-        const send: [Float32Array, Float32Array] = [L.map((v) => v * g), R.map((v) => v * g)];
-        // Keep the low end and the extreme top out of the reverb.
-        await filterInPlace({ channels: send }, [highpass(200, fs), peaking(9000, fs, -3, 0.7)]);
-        renderReverb(send, fs, reverb, L, R);
-        returns++;
-        await tick((t.index + 1) / N);
-      }
-    });
-    await ctx.stage('level', async (tick) => {
-      for (const t of tracks) {
-        if (t.muted) continue;
-        const now = integratedLufs(t.pcm.channels, fs);
-        t.gainDb = Number.isFinite(now) ? r2(t.targetLufs - now) : 0;
-        applyGain(t.pcm, Math.pow(10, t.gainDb / 20));
-        await tick((t.index + 1) / N);
-      }
-    });
-    // Bus: sum and glue compression.
-    const bus: Pcm = { sampleRate: fs, channels: [new Float32Array(length), new Float32Array(length)] };
-    const glue = await ctx.stage('bus', async (tick) => {
-      for (const t of tracks) {
-        if (t.muted) continue;
-        for (let c = 0; c < 2; c++) {
-          const dst = bus.channels[c]!;
-          const src = t.pcm.channels[c]!;
-          for (let i = 0; i < length; i++) dst[i] = dst[i]! + src[i]!;
-        }
-      }
-      const sumLufs = integratedLufs(bus.channels, fs);
-      let peak = 0;
-      for (const ch of bus.channels) for (let i = 0; i < ch.length; i++) peak = Math.max(peak, Math.abs(ch[i]!));
-      const settings = GLUE[style];
-      const report = await compressTrack(
-        bus,
-        { ratio: settings.ratio, attackMs: 30, releaseMs: 200, depthDb: settings.depthDb },
-        tick,
-      );
-      return { report, sumLufs, peakDb: peak > 0 ? 20 * Math.log10(peak) : -Infinity };
-    });
-    // Keep an unprocessed copy of the bus to fit the tracks onto the mix afterwards.
-    const mix = bus;
+    const sent = await ctx.stage('reverb', (tick) => reverbTracks(panned, reverb, tick));
+    const tracks = await ctx.stage('level', (tick) => levelTracks(sent.tracks, tick));
+    const bus = await ctx.stage('bus', (tick) => busOf(tracks, style, tick));
+    const mix = bus.pcm;
     const before = await ctx.stage('analyze-mix', (tick) => analyzePcm(mix, { tick }));
     if (!Number.isFinite(before.integratedLufs)) throw new InvalidOptionsError('every track is silent');
     const chain = await masterChain(mix, before, null, { targetLufs, intensity: 'medium', style }, ctx);
-    const check = await ctx.stage('check', async (tick) => {
-      const hint = hintFromPrediction(chain.limiting.predictedPeaks, fs, fs);
-      const tp = await truePeaksDb(mix, tick, hint);
-      const worst = Math.max(...tp);
-      const trimDb = worst <= TRIM_ABOVE_DB ? 0 : TRUE_PEAK_CEILING_DBTP - 0.1 - worst;
-      if (trimDb !== 0) applyGain(mix, Math.pow(10, trimDb / 20));
-      return { trimDb, tp: tp.map((v) => v + trimDb) };
-    });
-
-    // Tracks as heard in the mix: the processed tracks (EQ, compression, pan, reverb share, level) scaled by the one
-    // gain that brings their sum to the loudness of the mix. The bus and mastering stages are not linear (dynamics,
-    // limiting) and shift phase (crossovers, all-passes), so the tracks do not add up to the mix sample for sample;
-    // they add up to it in level and balance.
-    const fit = await ctx.stage('tracks', async (tick) => {
-      const sum: Float32Array[] = [new Float32Array(length), new Float32Array(length)];
-      for (const t of tracks) {
-        if (t.muted) continue;
-        for (let c = 0; c < 2; c++) {
-          const dst = sum[c]!;
-          const src = t.pcm.channels[c]!;
-          for (let i = 0; i < length; i++) dst[i] = dst[i]! + src[i]!;
-        }
-      }
-      const sumLufs = integratedLufs(sum, fs);
-      const mixLufs = integratedLufs(mix.channels, fs);
-      const g = Number.isFinite(sumLufs) && Number.isFinite(mixLufs) ? Math.pow(10, (mixLufs - sumLufs) / 20) : 1;
-      const stats = new Map<number, TrackReport['inMix']>();
-      for (const t of tracks) {
-        applyGain(t.pcm, g);
-        let peak = 0;
-        for (const ch of t.pcm.channels) for (let i = 0; i < ch.length; i++) peak = Math.max(peak, Math.abs(ch[i]!));
-        const tp = t.muted ? [-Infinity] : await truePeaksDb(t.pcm, (f) => tick((t.index + f) / N));
-        const el = energyOf(t.pcm.channels[0]!);
-        const er = energyOf(t.pcm.channels[1]!);
-        stats.set(t.index, {
-          integratedLufs: r2(integratedLufs(t.pcm.channels, fs)),
-          balanceDb: el > 0 && er > 0 ? r2(10 * Math.log10(el / er)) : 0,
-          truePeakDbtp: r2(Math.max(...tp)),
-          encoding: peak >= 1 ? 'float32' : 'pcm24',
-        });
-      }
-      return { gainDb: r2(20 * Math.log10(Math.max(1e-12, g))), sumLufs: r2(sumLufs + 20 * Math.log10(g)), stats };
-    });
-
-    const mixPath = outputs.temp(MIX_FILES.mix);
-    const trackPaths = tracks.map((t) => outputs.temp(MIX_FILES.track(t.file)));
-    await ctx.stage('write', async (tick) => {
-      await writeWav(mixPath, mix, { encoding: 'pcm24', seed: 1, tick: (f) => tick(f / (N + 1)) });
-      for (const t of tracks) {
-        await writeWav(trackPaths[t.index]!, t.pcm, {
-          encoding: fit.stats.get(t.index)!.encoding,
-          seed: t.index + 2,
-          tick: (f) => tick((t.index + 1 + f) / (N + 1)),
-        });
-      }
-    });
-    const previewPath = outputs.temp(MIX_FILES.preview);
+    const check = await ctx.stage('check', (tick) => checkMix(mix, chain, tick));
+    const fit = await ctx.stage('tracks', (tick) => fitTracks(tracks, mix, tick));
+    const paths: MixPaths = {
+      mix: outputs.temp(MIX_FILES.mix),
+      tracks: tracks.map((t) => outputs.temp(MIX_FILES.track(t.file))),
+      preview: outputs.temp(MIX_FILES.preview),
+      report: outputs.temp(MIX_FILES.report),
+    };
+    await ctx.stage('write', (tick) => writeMix(mix, tracks, fit, paths, tick));
     const window = await ctx.stage('preview', async () => {
       const choice = choosePreview(mix);
-      await encodeMp3(extractPreview(mix, choice), previewPath, ctx);
+      await encodeMp3(extractPreview(mix, choice), paths.preview, ctx);
       return choice;
     });
     const after = await ctx.stage('after', (tick) => analyzePcm(mix, { tick, truePeaksDb: check.tp }));
 
-    const trackReports: TrackReport[] = tracks.map((t) => ({
-      name: t.name,
-      file: MIX_FILES.track(t.file),
-      settings: t.settings,
-      input: t.input,
-      decisions: {
-        eq: t.eq,
-        compression: t.compression,
-        targetLufs: r2(t.targetLufs),
-        targetReason: t.targetReason,
-        gainDb: t.gainDb,
-        pan: { ...t.pan, position: r2(t.pan.position) },
-        reverbSendDb: t.reverbSendDb,
-      },
-      inMix: fit.stats.get(t.index)!,
-      muted: t.muted,
-    }));
     const report: MixReport = {
       engine: ENGINE_VERSION,
       settings: { style, sampleRate: fs, targetLufs, ceilingDbtp: TRUE_PEAK_CEILING_DBTP },
-      tracks: trackReports,
-      reverb: { ...reverb, returns },
-      bus: { glue: glue.report, sumLufs: r2(glue.sumLufs), sumPeakDbfs: r2(glue.peakDb) },
+      tracks: tracks.map((t) => trackReport(t, fit)),
+      reverb: { ...reverb, returns: sent.returns },
+      bus: { glue: bus.glue.report, sumLufs: r2(bus.glue.sumLufs), sumPeakDbfs: r2(bus.glue.peakDb) },
       master: {
         tonal: chain.tonal,
         dynamics: chain.dynamics,
@@ -673,8 +753,7 @@ export async function runMix(job: MixJob, ctx: JobContext): Promise<MixResult> {
       },
       timings: ctx.timings,
     };
-    const reportPath = outputs.temp(MIX_FILES.report);
-    await writeFile(reportPath, reportJson(report));
+    await writeFile(paths.report, reportJson(report));
     const done = await outputs.commit();
     const trackOutputs: Record<string, string> = {};
     for (const t of tracks) trackOutputs[t.name] = done[MIX_FILES.track(t.file)]!;
@@ -687,7 +766,7 @@ export async function runMix(job: MixJob, ctx: JobContext): Promise<MixResult> {
         report: done[MIX_FILES.report]!,
       },
       report,
-      durationSec: length / fs,
+      durationSec: frameCount(mix) / fs,
       timings: ctx.timings,
     };
   } catch (error) {

@@ -2,7 +2,14 @@
 import type { AnalysisReport } from '../analysis/analyze';
 import type { ChainResult } from '../master/master';
 import type { PreviewChoice } from '../master/preview';
-import type { InstrumentGroup, MusicalStyle, PanPreference, PresenceSetting, ReverbPreference } from '../types';
+import type {
+  InstrumentGroup,
+  MusicalStyle,
+  PanPreference,
+  PresenceSetting,
+  ReverbPreference,
+  StageTimings,
+} from '../types';
 import type { CompressorReport } from './compressor';
 import type { ReverbParams } from './reverb';
 
@@ -72,4 +79,24 @@ export interface MixReport {
   preview: PreviewChoice;
   output: { file: string; sampleRate: number; bitDepth: number; integratedLufs: number; truePeakDbtp: number };
   timings: Record<string, number>;
+}
+
+export interface MixOutputs {
+  /** `mix.wav` (24-bit, at the requested rate). */
+  mix: string;
+  /** `tracks/<name>.wav` by the track's file name (`<name>` as written, see report.tracks[].file). */
+  tracks: Record<string, string>;
+  /** `preview.mp3` (30 s). */
+  preview: string;
+  /** `report.json`. */
+  report: string;
+}
+
+export interface MixResult {
+  kind: 'mix';
+  outputs: MixOutputs;
+  report: MixReport;
+  /** Duration of the mix in seconds (the longest track). */
+  durationSec: number;
+  timings: StageTimings;
 }

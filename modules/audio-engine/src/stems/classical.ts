@@ -29,7 +29,7 @@ import type { Tick } from '../job/context';
 import { type Pcm, frameCount } from '../pcm';
 import type { SeparatedStem } from '../types';
 import { SlidingMedian } from './median';
-import { trackPitch } from './pitch';
+import { type PitchOptions, trackPitch } from './pitch';
 import { InverseStft, type Spectrogram, separationFftSize, stft } from './stft';
 
 export interface ClassicalDecisions {
@@ -114,26 +114,10 @@ function sourceList(stems: readonly SeparatedStem[]): SeparatedStem[] {
   return list;
 }
 
-/**
- * Separates `pcm` into `stems` (any of vocals, drums, bass, guitars; `other` always comes last and takes the rest).
- * Stems not requested are part of `other`.
- */
-export async function separateClassical(
-  pcm: Pcm,
-  stems: readonly SeparatedStem[],
-  tick: Tick = async () => undefined,
-): Promise<ClassicalResult> {
-  const fs = pcm.sampleRate;
-  const length = frameCount(pcm);
-  const chans = pcm.channels.slice(0, 2);
-  const C = chans.length;
-  const n = separationFftSize(fs);
-  const spec = await stft(chans, n, (f) => tick(0.12 * f));
-  const { bins, frames, hop } = spec;
-  const binHz = fs / n;
-  const cells = frames * bins;
-
-  // Power (mean over channels) and magnitude.
+/** Power (mean over channels) and magnitude of every cell of the spectrogram. */
+function powerAndMagnitude(spec: Spectrogram): { power: Float32Array; mag: Float32Array } {
+  const C = spec.re.length;
+  const cells = spec.frames * spec.bins;
   const power = new Float32Array(cells);
   for (let c = 0; c < C; c++) {
     const R = spec.re[c]!;
@@ -142,17 +126,34 @@ export async function separateClassical(
   }
   const mag = new Float32Array(cells);
   for (let i = 0; i < cells; i++) mag[i] = Math.sqrt(power[i]!);
-  await tick(0.14);
+  return { power, mag };
+}
 
-  // 1. Harmonic / percussive medians.
+interface Medians {
+  /** Time median of the magnitude (the sustained part), frames x bins. */
+  harm: Float32Array;
+  /** Frequency median of the magnitude (the broadband part, and the local noise level), frames x bins. */
+  perc: Float32Array;
+  /** Long time median of the vocal range (frames x kv), when the vocals are wanted. */
+  bg: Float32Array | null;
+  /** Bins of the vocal range. */
+  kv: number;
+  /** Lengths of the time (frames) and frequency (bins) medians. */
+  lt: number;
+  lf: number;
+}
+
+/** 1. The harmonic (time) and percussive (frequency) medians, and the long median of the vocal range. */
+async function medians(spec: Spectrogram, mag: Float32Array, fs: number, wantVocals: boolean, tick: Tick) {
+  const { bins, frames, hop } = spec;
+  const cells = frames * bins;
+  const binHz = fs / spec.n;
   const hopSec = hop / fs;
   const lt = Math.max(3, 2 * Math.round(TUNING.harmonicHalfSec / hopSec) + 1);
   const lf = Math.max(3, 2 * Math.round(TUNING.percussiveHalfHz / binHz) + 1);
   const harm = new Float32Array(cells);
   const perc = new Float32Array(cells);
   const mt = new SlidingMedian(lt);
-  // The long time median of the vocal range (the sustained-accompaniment model of the vocal mask).
-  const wantVocals = stems.includes('vocals');
   const kv = Math.min(bins, Math.ceil(TUNING.vocalMaxHz / binHz) + 1);
   const bg = wantVocals ? new Float32Array(frames * kv) : null;
   const mb = new SlidingMedian(Math.max(3, 2 * Math.round(TUNING.backgroundHalfSec / hopSec) + 1));
@@ -166,119 +167,143 @@ export async function separateClassical(
     mf.run(mag, t * bins, 1, bins, perc, t * bins, 1);
     if ((t & 255) === 255) await tick(0.26 + (0.08 * t) / frames);
   }
-  // wP: the percussive share; `perc` (the frequency median) stays as the local noise level, `harm` is reused below.
-  const wP = new Float32Array(cells);
+  const result: Medians = { harm, perc, bg, kv, lt, lf };
+  return result;
+}
+
+/** The percussive share of every cell: the harmonic/percussive soft mask. */
+function percussiveShare(m: Medians): Float32Array {
+  const { harm, perc } = m;
+  const wP = new Float32Array(harm.length);
   const pw = TUNING.hpssPower;
+  for (let i = 0; i < harm.length; i++) {
+    const h = pw === 2 ? harm[i]! * harm[i]! : Math.pow(harm[i]!, pw);
+    const p = pw === 2 ? perc[i]! * perc[i]! : Math.pow(perc[i]!, pw);
+    wP[i] = p / (h + p + EPS);
+  }
+  return wP;
+}
+
+/** 2. Centre weight of cell i: 1 in the centre, 0 beyond a pan of about 0.5. */
+function centreOf(spec: Spectrogram, i: number): number {
+  if (spec.re.length < 2) return 1;
+  const lr = spec.re[0]![i]!;
+  const li = spec.im[0]![i]!;
+  const rr = spec.re[1]![i]!;
+  const ri = spec.im[1]![i]!;
+  const el = lr * lr + li * li;
+  const er = rr * rr + ri * ri;
+  const psi = (2 * (lr * rr + li * ri)) / (el + er + EPS);
+  return smoothstep(psi, TUNING.centreLow, TUNING.centreHigh);
+}
+
+/** The pan side of cell i, -1 left .. +1 right. */
+function panOf(spec: Spectrogram, i: number): number {
+  if (spec.re.length < 2) return 0;
+  const el = spec.re[0]![i]! ** 2 + spec.im[0]![i]! ** 2;
+  const er = spec.re[1]![i]! ** 2 + spec.im[1]![i]! ** 2;
+  return (Math.sqrt(er) - Math.sqrt(el)) / (Math.sqrt(er) + Math.sqrt(el) + EPS);
+}
+
+/** Comb weight of bin k: distance (in bins) from the nearest harmonic of f0, tolerance growing with frequency. */
+function comb(f0: number, k: number, binHz: number, maxHz: number, widthCents: number): number {
+  if (f0 <= 0) return 0;
+  const f = k * binHz;
+  if (f < f0 * 0.5 || f > maxHz) return 0;
+  const h = Math.max(1, Math.round(f / f0));
+  const d = Math.abs(f - h * f0) / binHz;
+  const sigma = Math.max(1.2, (h * f0 * (Math.pow(2, widthCents / 1200) - 1)) / binHz);
+  return Math.exp(-0.5 * (d / sigma) ** 2);
+}
+
+/**
+ * A pitch track on the harmonic magnitude weighted per bin by `band` (and by the centre weight when `centred`),
+ * written into `sal`, the scratch salience buffer. Progress runs from `from` (reported once the salience is ready
+ * when `tickFilled`) over `span`.
+ */
+async function harmonicPitch(
+  spec: Spectrogram,
+  mag: Float32Array,
+  wP: Float32Array,
+  sal: Float32Array,
+  fs: number,
+  shape: { band: (hz: number) => number; centred: boolean; tickFilled: boolean; from: number; span: number },
+  options: Omit<PitchOptions, 'sampleRate' | 'fftSize' | 'bins' | 'frames'>,
+  tick: Tick,
+): Promise<Float32Array> {
+  const { bins, frames, n } = spec;
+  const binHz = fs / n;
+  const band = Float64Array.from({ length: bins }, (_, k) => shape.band(k * binHz));
   for (let t = 0; t < frames; t++) {
     for (let k = 0; k < bins; k++) {
       const i = t * bins + k;
-      const h = pw === 2 ? harm[i]! * harm[i]! : Math.pow(harm[i]!, pw);
-      const p = pw === 2 ? perc[i]! * perc[i]! : Math.pow(perc[i]!, pw);
-      wP[i] = p / (h + p + EPS);
+      sal[i] = mag[i]! * (1 - wP[i]!) * (shape.centred ? centreOf(spec, i) : 1) * band[k]!;
     }
   }
-  const noise = perc;
+  if (shape.tickFilled) await tick(shape.from);
+  const track = await trackPitch(sal, { sampleRate: fs, fftSize: n, bins, frames, ...options }, (f) =>
+    tick(shape.from + shape.span * f),
+  );
+  return track.f0;
+}
 
-  // 2. Centre weight per bin (1 in the centre, 0 beyond a pan of about 0.5), and the pan side (-1 left .. +1 right).
-  const centre = (i: number): number => {
-    if (C < 2) return 1;
-    const lr = spec.re[0]![i]!;
-    const li = spec.im[0]![i]!;
-    const rr = spec.re[1]![i]!;
-    const ri = spec.im[1]![i]!;
-    const el = lr * lr + li * li;
-    const er = rr * rr + ri * ri;
-    const psi = (2 * (lr * rr + li * ri)) / (el + er + EPS);
-    return smoothstep(psi, TUNING.centreLow, TUNING.centreHigh);
-  };
-  const panOf = (i: number): number => {
-    if (C < 2) return 0;
-    const el = spec.re[0]![i]! ** 2 + spec.im[0]![i]! ** 2;
-    const er = spec.re[1]![i]! ** 2 + spec.im[1]![i]! ** 2;
-    return (Math.sqrt(er) - Math.sqrt(el)) / (Math.sqrt(er) + Math.sqrt(el) + EPS);
-  };
+/** 3. The bass line's pitch on the low harmonic magnitude (all positions). */
+const BASS_PITCH = {
+  shape: {
+    band: (hz: number) => 1 - smoothstep(hz, 400, 1200),
+    centred: false,
+    tickFilled: false,
+    from: 0.5,
+    span: 0.06,
+  },
+  options: {
+    fminHz: 28,
+    fmaxHz: 260,
+    maxHarmonicHz: 1200,
+    voicingThreshold: 0.25,
+    salienceFloorDb: -20,
+    jumpCost: 0.2,
+  },
+};
 
-  // Comb weights: distance (in bins) from the nearest harmonic of f0, with a tolerance growing with frequency.
-  const comb = (f0: number, k: number, maxHz: number, widthCents: number): number => {
-    if (f0 <= 0) return 0;
-    const f = k * binHz;
-    if (f < f0 * 0.5 || f > maxHz) return 0;
-    const h = Math.max(1, Math.round(f / f0));
-    const d = Math.abs(f - h * f0) / binHz;
-    const sigma = Math.max(1.2, (h * f0 * (Math.pow(2, widthCents / 1200) - 1)) / binHz);
-    return Math.exp(-0.5 * (d / sigma) ** 2);
-  };
+/**
+ * 4. The vocal pitch on the centre-weighted harmonic magnitude, without the bass register (whose partials would
+ * otherwise win).
+ */
+const VOCAL_PITCH = {
+  shape: { band: (hz: number) => smoothstep(hz, 150, 300), centred: true, tickFilled: true, from: 0.36, span: 0.14 },
+  options: {
+    fminHz: 100,
+    fmaxHz: 1000,
+    maxHarmonicHz: 5000,
+    voicingThreshold: TUNING.voicingThreshold,
+    salienceFloorDb: TUNING.salienceFloorDb,
+    octaveOddRatio: TUNING.octaveOddRatio,
+  },
+};
 
-  const sal = harm;
-  // 3. Bass pitch on the low harmonic magnitude (all positions).
-  let bassF0: Float32Array = new Float32Array(frames);
-  if (stems.includes('bass')) {
-    const lp = Float64Array.from({ length: bins }, (_, k) => 1 - smoothstep(k * binHz, 400, 1200));
-    for (let t = 0; t < frames; t++) {
-      for (let k = 0; k < bins; k++) {
-        const i = t * bins + k;
-        sal[i] = mag[i]! * (1 - wP[i]!) * lp[k]!;
-      }
-    }
-    const track = await trackPitch(
-      sal,
-      {
-        sampleRate: fs,
-        fftSize: n,
-        bins,
-        frames,
-        fminHz: 28,
-        fmaxHz: 260,
-        maxHarmonicHz: 1200,
-        voicingThreshold: 0.25,
-        salienceFloorDb: -20,
-        jumpCost: 0.2,
-      },
-      (f) => tick(0.5 + 0.06 * f),
-    );
-    bassF0 = track.f0;
-  }
+/** What the source weights are computed from. */
+interface SourceModel {
+  spec: Spectrogram;
+  fs: number;
+  mag: Float32Array;
+  wP: Float32Array;
+  medians: Medians;
+  vocalF0: Float32Array;
+  bassF0: Float32Array;
+  sources: readonly SeparatedStem[];
+}
 
-  // 4. Vocal pitch on the centre-weighted harmonic magnitude.
-  let vocalF0: Float32Array = new Float32Array(frames);
-  if (wantVocals) {
-    // Centre-weighted harmonic magnitude, without the bass register (whose partials would otherwise win).
-    const hp = Float64Array.from({ length: bins }, (_, k) => smoothstep(k * binHz, 150, 300));
-    for (let t = 0; t < frames; t++) {
-      for (let k = 0; k < bins; k++) {
-        const i = t * bins + k;
-        sal[i] = mag[i]! * (1 - wP[i]!) * centre(i) * hp[k]!;
-      }
-    }
-    await tick(0.36);
-    const track = await trackPitch(
-      sal,
-      {
-        sampleRate: fs,
-        fftSize: n,
-        bins,
-        frames,
-        fminHz: 100,
-        fmaxHz: 1000,
-        maxHarmonicHz: 5000,
-        voicingThreshold: TUNING.voicingThreshold,
-        salienceFloorDb: TUNING.salienceFloorDb,
-        octaveOddRatio: TUNING.octaveOddRatio,
-      },
-      (f) => tick(0.36 + 0.14 * f),
-    );
-    vocalF0 = track.f0;
-  }
-  // Share of a voiced comb bin left to the vocals by the sustained-accompaniment model (see backgroundHalfSec).
-  const bgGate = (t: number, k: number, i: number): number => {
-    if (!bg || k >= kv) return 1;
-    const b = bg[t * kv + k]!;
-    const m = mag[i]!;
-    return (m * m) / (m * m + b * b + EPS);
-  };
-  // 5. Source weights per bin (they sum to one): drums = wP, then within the harmonic part vocals, bass, guitars,
-  // and the rest. Computed per frame when needed (both Wiener passes) rather than stored.
-  const sources = sourceList(stems);
+/**
+ * 5. Source weights per bin (they sum to one): drums = wP, then within the harmonic part vocals, bass, guitars, and
+ * the rest. Returns the function that fills one frame's weights (w[k * S + j]), computed per frame when needed (both
+ * Wiener passes) rather than stored.
+ */
+function sourceWeights(m: SourceModel): (t: number, w: Float64Array) => void {
+  const { spec, mag, wP, vocalF0, bassF0, sources } = m;
+  const { bins } = spec;
+  const { bg, kv, perc: noise } = m.medians;
+  const binHz = m.fs / spec.n;
   const S = sources.length;
   const idx = (s: SeparatedStem) => sources.indexOf(s);
   const iV = idx('vocals');
@@ -286,6 +311,13 @@ export async function separateClassical(
   const iB = idx('bass');
   const iG = idx('guitars');
   const iO = idx('other');
+  // Share of a voiced comb bin left to the vocals by the sustained-accompaniment model (see backgroundHalfSec).
+  const bgGate = (t: number, k: number, i: number): number => {
+    if (!bg || k >= kv) return 1;
+    const b = bg[t * kv + k]!;
+    const x = mag[i]!;
+    return (x * x) / (x * x + b * b + EPS);
+  };
   const lowBass = Float64Array.from(
     { length: bins },
     (_, k) => 1 - smoothstep(k * binHz, TUNING.bassLowHz, TUNING.bassHighHz),
@@ -297,7 +329,7 @@ export async function separateClassical(
     { length: bins },
     (_, k) => smoothstep(k * binHz, 60, 100) * (1 - smoothstep(k * binHz, 5000, 7000)),
   );
-  const frameWeights = (t: number, w: Float64Array): void => {
+  return (t: number, w: Float64Array): void => {
     const fv = vocalF0[t]!;
     const fb = bassF0[t]!;
     const o = t * bins;
@@ -318,37 +350,51 @@ export async function separateClassical(
         const v =
           fv > 0
             ? rest *
-              comb(fv, k, TUNING.vocalMaxHz, TUNING.vocalCombCents) *
-              Math.pow(centre(i), TUNING.vocalCentreExponent) *
+              comb(fv, k, binHz, TUNING.vocalMaxHz, TUNING.vocalCombCents) *
+              Math.pow(centreOf(spec, i), TUNING.vocalCentreExponent) *
               bgGate(t, k, i)
             : 0;
         w[wo + iV] = v;
         rest -= v;
       }
       if (iB >= 0) {
-        const v = rest * Math.max(lowBass[k]!, comb(fb, k, TUNING.bassCombMaxHz, TUNING.bassCombCents));
+        const v = rest * Math.max(lowBass[k]!, comb(fb, k, binHz, TUNING.bassCombMaxHz, TUNING.bassCombCents));
         w[wo + iB] = v;
         rest -= v;
       }
       if (iG >= 0) {
-        const v = guitarBand[k]! > 0 ? rest * guitarBand[k]! * smoothstep(Math.abs(panOf(i)), 0.1, 0.35) : 0;
+        const v = guitarBand[k]! > 0 ? rest * guitarBand[k]! * smoothstep(Math.abs(panOf(spec, i)), 0.1, 0.35) : 0;
         w[wo + iG] = v;
         rest -= v;
       }
       w[wo + iO] = Math.max(0, rest);
     }
   };
+}
 
-  // 6. Multichannel Wiener filter, overlap-added frame by frame into every source but the last.
+/**
+ * 6. Multichannel Wiener filter, overlap-added frame by frame into every source but the last; 7. the last source is
+ * the mixture minus the others.
+ */
+async function filterSources(
+  chans: readonly Float32Array[],
+  length: number,
+  fs: number,
+  spec: Spectrogram,
+  power: Float32Array,
+  sources: readonly SeparatedStem[],
+  weights: (t: number, w: Float64Array) => void,
+  tick: Tick,
+): Promise<Map<SeparatedStem, Pcm>> {
+  const S = sources.length;
   const outputs: Float32Array[][] = sources.slice(0, -1).map(() => chans.map(() => new Float32Array(length)));
   const inv = new InverseStft(spec);
-  await wienerFilter(spec, power, S, frameWeights, (t, j, c, re, im) => inv.addFrame(re, im, 0, t, outputs[j]![c]!), {
+  await wienerFilter(spec, power, S, weights, (t, j, c, re, im) => inv.addFrame(re, im, 0, t, outputs[j]![c]!), {
     skipLast: true,
     iterations: TUNING.wienerIterations,
     varianceExponent: TUNING.varianceExponent,
     tick: (f) => tick(0.56 + 0.42 * f),
   });
-  // 7. The last source is the mixture minus the others.
   const last: Float32Array[] = chans.map((x, c) => {
     const y = x.slice();
     for (const s of outputs) {
@@ -359,24 +405,63 @@ export async function separateClassical(
   });
   const result = new Map<SeparatedStem, Pcm>();
   sources.forEach((s, j) => result.set(s, { sampleRate: fs, channels: j < S - 1 ? outputs[j]! : last }));
-  await tick(1);
+  return result;
+}
 
+/** Rounded summary of the pitch tracks for the report. */
+function classicalDecisions(
+  spec: Spectrogram,
+  m: Medians,
+  vocalF0: Float32Array,
+  bassF0: Float32Array,
+): ClassicalDecisions {
+  const { frames } = spec;
   const voiced = Array.from(vocalF0).filter((v) => v > 0);
   voiced.sort((a, b) => a - b);
   return {
-    stems: result,
-    decisions: {
-      method: 'classical',
-      fftSize: n,
-      hop,
-      harmonicMedianFrames: lt,
-      percussiveMedianBins: lf,
-      vocalVoicedShare: Math.round((voiced.length / frames) * 1000) / 1000,
-      vocalMedianF0Hz: voiced.length ? Math.round(voiced[voiced.length >> 1]! * 10) / 10 : null,
-      bassVoicedShare: Math.round((Array.from(bassF0).filter((v) => v > 0).length / frames) * 1000) / 1000,
-      wienerIterations: TUNING.wienerIterations,
-    },
+    method: 'classical',
+    fftSize: spec.n,
+    hop: spec.hop,
+    harmonicMedianFrames: m.lt,
+    percussiveMedianBins: m.lf,
+    vocalVoicedShare: Math.round((voiced.length / frames) * 1000) / 1000,
+    vocalMedianF0Hz: voiced.length ? Math.round(voiced[voiced.length >> 1]! * 10) / 10 : null,
+    bassVoicedShare: Math.round((Array.from(bassF0).filter((v) => v > 0).length / frames) * 1000) / 1000,
+    wienerIterations: TUNING.wienerIterations,
   };
+}
+
+/**
+ * Separates `pcm` into `stems` (any of vocals, drums, bass, guitars; `other` always comes last and takes the rest).
+ * Stems not requested are part of `other`.
+ */
+export async function separateClassical(
+  pcm: Pcm,
+  stems: readonly SeparatedStem[],
+  tick: Tick = async () => undefined,
+): Promise<ClassicalResult> {
+  const fs = pcm.sampleRate;
+  const chans = pcm.channels.slice(0, 2);
+  const spec = await stft(chans, separationFftSize(fs), (f) => tick(0.12 * f));
+  const { power, mag } = powerAndMagnitude(spec);
+  await tick(0.14);
+  const wantVocals = stems.includes('vocals');
+  const m = await medians(spec, mag, fs, wantVocals, tick);
+  const wP = percussiveShare(m);
+  // The time median is not needed past the percussive share: its buffer holds each pitch tracker's salience.
+  const sal = m.harm;
+  const none = new Float32Array(spec.frames);
+  const bassF0 = stems.includes('bass')
+    ? await harmonicPitch(spec, mag, wP, sal, fs, BASS_PITCH.shape, BASS_PITCH.options, tick)
+    : none;
+  const vocalF0 = wantVocals
+    ? await harmonicPitch(spec, mag, wP, sal, fs, VOCAL_PITCH.shape, VOCAL_PITCH.options, tick)
+    : none;
+  const sources = sourceList(stems);
+  const weights = sourceWeights({ spec, fs, mag, wP, medians: m, vocalF0, bassF0, sources });
+  const separated = await filterSources(chans, frameCount(pcm), fs, spec, power, sources, weights, tick);
+  await tick(1);
+  return { stems: separated, decisions: classicalDecisions(spec, m, vocalF0, bassF0) };
 }
 
 export interface WienerOptions {

@@ -1,7 +1,8 @@
 /** The stems report (`stems.json`). */
+import type { ProbeResult } from '../io/probe';
 import type { InputFacts } from '../job/input';
 import type { PreviewChoice } from '../master/preview';
-import type { SeparatedStem, StemFile, StemMode } from '../types';
+import type { SeparatedStem, StemFile, StemMode, StageTimings } from '../types';
 import type { ClassicalDecisions } from './classical';
 
 /** A stem as `stems.json` lists it: the facts of the job's StemFile, with file names relative to the output. */
@@ -45,3 +46,26 @@ export const CLASSICAL_NOTE =
 export const NEURAL_NOTE =
   'Separated by the configured neural model for its stem; any other stem by signal processing. The stems always add up ' +
   'to the original.';
+
+export interface StemsOutputs {
+  /** `<stem>.wav` by stem name. */
+  stems: Partial<Record<SeparatedStem, string>>;
+  /** `original.wav`: the decoded input at its own sample rate. */
+  original: string;
+  /** `preview/<stem>.mp3` by stem name, plus `original`. */
+  previews: Record<string, string>;
+  /** `stems.json`. */
+  report: string;
+}
+
+export interface StemsResult {
+  kind: 'stems';
+  probe: ProbeResult;
+  mode: StemMode;
+  /** The stems in the spec's stem order. */
+  stems: StemFile[];
+  outputs: StemsOutputs;
+  report: StemsReport;
+  durationSec: number;
+  timings: StageTimings;
+}

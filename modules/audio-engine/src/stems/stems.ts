@@ -19,18 +19,11 @@ import { ENGINE_VERSION, truePeaksDb } from '../master/master';
 import { choosePreview, extractPreview } from '../master/preview';
 import { reportJson } from '../master/report';
 import { type Pcm, frameCount } from '../pcm';
-import {
-  STEM_MODES,
-  type SeparatedStem,
-  type StemFile,
-  type StemMode,
-  type StemsJob,
-  type StemsResult,
-} from '../types';
+import { STEM_MODES, type SeparatedStem, type StemFile, type StemMode, type StemsJob } from '../types';
 import { type ClassicalDecisions, separateClassical } from './classical';
 import { MODE_STEMS, sortStems } from './catalog';
 import { type MdxConfig, configuredModel, runMdx } from './mdx';
-import { CLASSICAL_NOTE, NEURAL_NOTE, type StemEntry, type StemsReport } from './report';
+import { CLASSICAL_NOTE, NEURAL_NOTE, type StemEntry, type StemsReport, type StemsResult } from './report';
 
 export const STEM_FILES = {
   report: 'stems.json',
