@@ -99,7 +99,7 @@ async function main(): Promise<void> {
       const server = await startServer(env, port, auth);
       try {
         if (only.has('list')) rows.push(...(await compareList(dir, port, server.pid, auth)));
-        if (only.has('socket')) rows.push(...(await compareSocket(port, token, auth)));
+        if (only.has('socket')) rows.push(...(await compareSocket(dir, port, token, auth)));
         if (only.has('upload')) rows.push(...(await compareUpload(dir, port, server.pid, token)));
       } finally {
         await stopServer(server);
@@ -217,23 +217,31 @@ async function compareList(
   ];
 }
 
-/** Measure 2: 100 deletions each on Kora and on a bare Socket.IO emit, alternated, to the `track.status` message. */
-async function compareSocket(port: number, token: string, auth: Record<string, string>): Promise<string[]> {
-  process.stderr.write('socket latency: 100 deletions each, Kora and floor alternated...\n');
+/**
+ * Measure 2: 100 deletions on Kora, each beside one on a bare Socket.IO emit and one on a bare durable emit (a line
+ * fdatasynced to a log, then the emit), alternated, timed to the `track.status` message.
+ */
+async function compareSocket(
+  dir: string,
+  port: number,
+  token: string,
+  auth: Record<string, string>,
+): Promise<string[]> {
+  process.stderr.write('socket latency: 100 deletions each, Kora and the floors alternated...\n');
   const listed = (await (
     await fetch(`http://127.0.0.1:${port}/api/audio/tracks?page=1&limit=100`, { headers: auth })
   ).json()) as { tracks: Array<{ id: string }> };
-  const [kora, floor] = await withFloor('socket', '', async (floorPort) => {
+  const [kora, floor, durable] = await withFloor('socket', mkdtempSync(join(dir, 'socket-')), async (floorPort) => {
     const koraSocket = await statusSocket(port, token);
     const floorSocket = await statusSocket(floorPort, token);
     try {
-      const koraGaps: number[] = [];
-      const floorGaps: number[] = [];
+      const gaps: [number[], number[], number[]] = [[], [], []];
       for (const track of listed.tracks) {
-        koraGaps.push(await timeDeletion(port, koraSocket, track.id, auth));
-        floorGaps.push(await timeDeletion(floorPort, floorSocket, randomUUID(), {}));
+        gaps[0].push(await timeDeletion(`http://127.0.0.1:${port}/api/audio`, koraSocket, track.id, auth));
+        gaps[1].push(await timeDeletion(`http://127.0.0.1:${floorPort}/api/audio`, floorSocket, randomUUID(), {}));
+        gaps[2].push(await timeDeletion(`http://127.0.0.1:${floorPort}/durable`, floorSocket, randomUUID(), {}));
       }
-      return [percentiles(koraGaps), percentiles(floorGaps)];
+      return gaps.map(percentiles);
     } finally {
       koraSocket.close();
       floorSocket.close();
@@ -254,6 +262,20 @@ async function compareSocket(port: number, token: string, auth: Record<string, s
       '<= 2x',
       `${ms(floor!.p99)} ms (${ms(floor!.max)})`,
       ratio(kora!.p99, floor!.p99),
+    ),
+    row(
+      'the same against a bare durable emit (fdatasync, then emit): p50',
+      `${ms(kora!.p50)} ms`,
+      '-',
+      `${ms(durable!.p50)} ms`,
+      ratio(kora!.p50, durable!.p50),
+    ),
+    row(
+      'p99 (max)',
+      `${ms(kora!.p99)} ms (${ms(kora!.max)})`,
+      '-',
+      `${ms(durable!.p99)} ms (${ms(durable!.max)})`,
+      ratio(kora!.p99, durable!.p99),
     ),
   ];
 }
@@ -644,7 +666,7 @@ async function statusSocket(port: number, token: string) {
  * themselves). The message usually arrives before the HTTP answer. Infinity when it did not come within 5 s.
  */
 async function timeDeletion(
-  port: number,
+  base: string,
   socket: StatusSocket,
   trackId: string,
   auth: Record<string, string>,
@@ -652,7 +674,7 @@ async function timeDeletion(
   let arrived = Number.POSITIVE_INFINITY;
   const message = socket.deleted(trackId).then((came) => (arrived = came ? performance.now() : arrived));
   const sent = performance.now();
-  const response = await fetch(`http://127.0.0.1:${port}/api/audio/${trackId}`, { method: 'DELETE', headers: auth });
+  const response = await fetch(`${base}/${trackId}`, { method: 'DELETE', headers: auth });
   if (!response.ok) throw new Error(`delete answered ${response.status}`);
   await message;
   return arrived - sent;

@@ -1,6 +1,6 @@
 import fastify from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -15,8 +15,10 @@ import { Server } from 'socket.io';
  *                                                 body Kora gave (serialised on each request, as Kora does)
  *   node bench-floor.js upload <port> <dir>       a bare node:http server streaming POST /api/audio/upload to a file
  *                                                 in <dir>, fsynced before it answers 201
- *   node bench-floor.js socket <port>             a bare Socket.IO server: DELETE /api/audio/{id} emits
- *                                                 `track.status` to every socket, then answers 204
+ *   node bench-floor.js socket <port> <dir>       a bare Socket.IO server: DELETE /api/audio/{id} emits
+ *                                                 `track.status` to every socket, then answers 204;
+ *                                                 DELETE /durable/{id} first appends a line to a log in <dir>
+ *                                                 and fdatasyncs it (the least a durable status change costs)
  *
  * Each answers GET /api/health once it listens, and stops on SIGTERM.
  */
@@ -56,9 +58,10 @@ async function uploadFloor(dir: string): Promise<() => Promise<void>> {
     }
     const id = randomUUID();
     const store = async (): Promise<void> => {
-      const file = await open(join(dir, id), 'w');
+      const path = join(dir, id);
+      await pipeline(request, createWriteStream(path));
+      const file = await open(path, 'r');
       try {
-        await pipeline(request, file.createWriteStream({ autoClose: false }));
         await file.sync();
       } finally {
         await file.close();
@@ -73,21 +76,34 @@ async function uploadFloor(dir: string): Promise<() => Promise<void>> {
   return () => new Promise((resolve) => server.close(() => resolve()));
 }
 
-async function socketFloor(): Promise<() => Promise<void>> {
+async function socketFloor(dir: string): Promise<() => Promise<void>> {
+  // The durable variant writes a line to a log and fdatasyncs it before emitting, as a status change must be on
+  // the disk before anyone is told of it.
+  const log = await open(join(dir, 'status.log'), 'a');
   const server = createServer((request, response) => {
     if (health(request, response)) return;
-    const removal = /^\/api\/audio\/([\w-]+)$/.exec(request.url ?? '');
+    const removal = /^\/(api\/audio|durable)\/([\w-]+)$/.exec(request.url ?? '');
     if (request.method !== 'DELETE' || !removal) {
       response.writeHead(404).end();
       return;
     }
-    io.emit('track.status', { trackId: removal[1], status: 'DELETED' });
-    response.writeHead(204).end();
+    const message = { trackId: removal[2], status: 'DELETED' };
+    const push = (): void => {
+      io.emit('track.status', message);
+      response.writeHead(204).end();
+    };
+    if (removal[1] === 'api/audio') push();
+    else
+      log
+        .write(`${JSON.stringify(message)}\n`)
+        .then(() => log.datasync())
+        .then(push, (error: Error) => response.writeHead(500).end(error.message));
   });
   const io = new Server(server, { transports: ['websocket'] });
   await new Promise<void>((resolve) => server.listen(port, HOST, resolve));
   return async () => {
     await io.close();
+    await log.close();
   };
 }
 
@@ -99,7 +115,7 @@ async function main(): Promise<void> {
       : kind === 'upload'
         ? await uploadFloor(argument ?? '')
         : kind === 'socket'
-          ? await socketFloor()
+          ? await socketFloor(argument ?? '')
           : undefined;
   if (!close) throw new Error(`unknown floor "${kind}": list, upload or socket`);
   process.once('SIGTERM', () => {

@@ -1,6 +1,6 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ProjectionRunner, ReadStore } from '@kora/kernel';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import type { FastifyReply } from 'fastify';
@@ -9,6 +9,8 @@ import { ListTracks, type TrackPage } from '../../contracts/queries';
 import { trackView } from '../tracks/track-view';
 
 const MAX_LIMIT = 100;
+
+type ListQuery = Partial<Record<'page' | 'limit' | 'service' | 'audioId' | 'isDemo' | 'search', string>>;
 const PAGE_CACHE_LIMIT = 2_000;
 
 @ApiTags('audio')
@@ -52,16 +54,21 @@ export class ListTracksController {
     operationId: 'TracksController_list',
     summary: 'The user’s tracks, newest first (page, limit, service, audioId, isDemo, search)',
   })
+  // Listed from the last: decorators apply bottom-up.
+  @ApiQuery({ name: 'search', required: false, type: String, description: 'in the file name' })
+  @ApiQuery({ name: 'isDemo', required: false, type: String, description: '`true`: the demo tracks instead' })
+  @ApiQuery({ name: 'audioId', required: false, type: String, description: 'only this track' })
+  @ApiQuery({ name: 'service', required: false, type: String, description: 'only this service' })
+  @ApiQuery({ name: 'limit', required: false, type: String, description: `1 to ${MAX_LIMIT} (default 10)` })
+  @ApiQuery({ name: 'page', required: false, type: String, description: 'from 1 (default 1)' })
   async list(
     @CurrentUser() user: AuthenticatedUser,
     @Res({ passthrough: true }) reply: FastifyReply,
-    @Query('page') pageText?: string,
-    @Query('limit') limitText?: string,
-    @Query('service') service?: string,
-    @Query('audioId') audioId?: string,
-    @Query('isDemo') isDemo?: string,
-    @Query('search') search?: string,
+    // One parameter for the whole query rather than one per field: Nest resolves each parameter on every request,
+    // and this is the most requested route.
+    @Query() query: ListQuery,
   ): Promise<string> {
+    const { page: pageText, limit: limitText, service, audioId, isDemo, search } = query;
     // The same page asked again while the read model has not moved is answered from memory.
     const version = await this.version();
     const key = `${user.userId}|${pageText}|${limitText}|${service}|${audioId}|${isDemo}|${search}`;
