@@ -176,7 +176,7 @@ async function render({ track = separated, access = 'open' as UploadAccess, repr
         ? { status: 201, body: { ...started, status: 'UPLOADING' } }
         : {
             status: reprocess,
-            body: { code: 'services.errors.alreadyProcessing', message: 'There is already a track being processed.' },
+            body: { code: 'TRACKS.ALREADY_PROCESSING', message: 'There is already a track being processed.' },
           },
   });
   const view = renderRoutes([{ path: '/dashboard', element: <DashboardPage useUploadAccess={() => access} /> }], {
