@@ -21,7 +21,7 @@ export interface HealthReport {
 
 const TIMEOUT_MS = 2_000;
 const TOOL_CACHE_MS = 60_000;
-/** A failed check is tried again sooner: on a loaded machine `-version` can miss its 5 s once and work after. */
+/** A failed check is tried again sooner: on a loaded machine `-version` can miss its time once and work after. */
 const TOOL_FAILURE_CACHE_MS = 5_000;
 const DISK_CACHE_MS = 1_000;
 

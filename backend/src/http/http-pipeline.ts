@@ -28,17 +28,9 @@ interface Exchange {
 
 const exchanges = new WeakMap<IncomingMessage, Exchange>();
 
-/**
- * The security headers, as helmet decides them for this server's options: computed once by running helmet over a
- * recording response, then set on every raw response (so that answers Fastify does not send itself carry them too).
- * The options hold no per-request value (no nonce), so every answer gets the same set; running helmet's dozen
- * middleware per request cost more than the headers themselves.
- */
-export function securityHeaders(webOrigins: readonly string[]): {
-  set: ReadonlyArray<readonly [string, string]>;
-  removed: readonly string[];
-} {
-  const middleware = helmet({
+/** Helmet's options for this server: the Content-Security-Policy lets the web client reach `webOrigins`. */
+export function helmetOptions(webOrigins: readonly string[]): Parameters<typeof helmet>[0] {
+  return {
     contentSecurityPolicy: {
       directives: {
         'default-src': ["'self'"],
@@ -50,7 +42,20 @@ export function securityHeaders(webOrigins: readonly string[]): {
       },
     },
     crossOriginEmbedderPolicy: false,
-  });
+  };
+}
+
+/**
+ * The security headers, as helmet decides them for this server's options: computed once by running helmet over a
+ * recording response, then set on every raw response (so that answers Fastify does not send itself carry them too).
+ * The options hold no per-request value (no nonce), so every answer gets the same set; running helmet's dozen
+ * middleware per request cost more than the headers themselves.
+ */
+function securityHeaders(webOrigins: readonly string[]): {
+  set: ReadonlyArray<readonly [string, string]>;
+  removed: readonly string[];
+} {
+  const middleware = helmet(helmetOptions(webOrigins));
   const set = new Map<string, string>();
   const removed: string[] = [];
   const recorder = {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ConfigError, loadConfig } from '../../src/config/config';
+import { helmetOptions } from '../../src/http/http-pipeline';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { tempDir } from '../support/temp';
 
@@ -112,26 +113,11 @@ describe('operations endpoints', () => {
     const helmetSets = await new Promise<Record<string, string>>((resolve, reject) => {
       const response = new ServerResponse(new IncomingMessage(new Socket()));
       response.setHeader('X-Powered-By', 'something');
-      helmet({
-        contentSecurityPolicy: {
-          directives: {
-            'default-src': ["'self'"],
-            'img-src': ["'self'", 'data:', 'blob:', 'https:'],
-            'media-src': ["'self'", 'blob:', 'data:'],
-            'connect-src': [
-              "'self'",
-              'ws:',
-              'wss:',
-              new URL(test.config.oidc.issuer).origin,
-              ...test.config.WEB_ORIGIN,
-            ],
-            'style-src': ["'self'", "'unsafe-inline'"],
-            'worker-src': ["'self'", 'blob:'],
-          },
-        },
-        crossOriginEmbedderPolicy: false,
-      })(response.req, response, (error?: unknown) =>
-        error ? reject(error as Error) : resolve(response.getHeaders() as Record<string, string>),
+      helmet(helmetOptions([new URL(test.config.oidc.issuer).origin, ...test.config.WEB_ORIGIN]))(
+        response.req,
+        response,
+        (error?: unknown) =>
+          error ? reject(error as Error) : resolve(response.getHeaders() as Record<string, string>),
       );
     });
     expect(Object.keys(helmetSets).length).toBeGreaterThanOrEqual(12);
