@@ -7,10 +7,11 @@ import { STORAGE_KEYS } from '../../../lib/session/storage';
 import { useSessionManager } from '../../../lib/session/SessionProvider';
 import { uploadTrack } from '../api/transfer';
 import { tracksApi, useGetTrackQuery } from '../api/tracks';
-import { failureKey, uploadMessage, type UploadMessage } from '../errors';
+import type { UploadAnswer } from '../api/transfer';
+import type { UploadMessage } from '../errors';
 import { isInProgress, isResult, uploadRingPercent } from '../progress';
 import { initialService, isSelectableService, type ServiceId } from '../services';
-import { ProcessingView, ResultView } from './lazyViews';
+import { FailedJob, ProcessingView, ResultView } from './lazyViews';
 import { ServiceList } from './ServiceList';
 import { type UploadAccess, UploadCard } from './UploadCard';
 
@@ -37,6 +38,18 @@ interface StudioPageProps {
 }
 
 const alwaysOpen = (): UploadAccess => 'open';
+
+/**
+ * The message for a refused upload. The error-code table behind it loads when a refusal comes, not with the first
+ * route (docs/benchmarks.md, "Web client"); if even that load fails, the upload simply failed.
+ */
+async function refusalMessage(answer: UploadAnswer | null): Promise<UploadMessage> {
+  try {
+    return (await import('../errors')).uploadMessage(answer);
+  } catch {
+    return { place: 'banner', key: 'upload.errors.failed' };
+  }
+}
 
 /** What the app's payment unlock screen gets: the open result, and how to show it once its master is ready. */
 export interface ResultUnlockProps {
@@ -185,9 +198,9 @@ export function StudioPage({
         setRefreshSignal((signal) => signal + 1);
         return null;
       }
-      return uploadMessage(answer);
+      return await refusalMessage(answer);
     } catch {
-      return uploadMessage(null);
+      return refusalMessage(null);
     } finally {
       setUploading(null);
     }
@@ -275,13 +288,7 @@ export function StudioPage({
       />
     );
   } else {
-    body = (
-      <div className="studio-message">
-        <p className="studio-banner" role="alert">
-          {t(`studio:${failureKey(track.errorCode)}`)}
-        </p>
-      </div>
-    );
+    body = <FailedJob errorCode={track.errorCode} />;
   }
 
   return (

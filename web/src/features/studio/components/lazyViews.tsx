@@ -12,3 +12,6 @@ export const ProcessingView = lazy(async () => {
 });
 
 export const ResultView = lazy(async () => ({ default: (await loadResultView()).ResultView }));
+
+// A failed job's message reads the error-code table, which the first paint does not need either.
+export const FailedJob = lazy(async () => ({ default: (await import('./FailedJob')).FailedJob }));
