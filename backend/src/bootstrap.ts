@@ -2,13 +2,14 @@ import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IdentityProvider } from '@kora/identity';
+import { ProjectionRunner } from '@kora/kernel';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { type AppOptions, AppModule } from './app.module';
 import type { Config } from './config/config';
-import { bodyParsers, mountRawHandler, requestPipeline, serveWebClient } from './http/http-pipeline';
+import { bodyParsers, mountRawHandler, readAfterPush, requestPipeline, serveWebClient } from './http/http-pipeline';
 import { redirectToPublicUrl } from './http/public-url';
 import { BuiltInIdentityProvider } from './identity-provider/built-in-provider';
 import { createLogger, PinoNestLogger } from './observability/logger';
@@ -52,6 +53,7 @@ export async function createApp(config: Config, options: AppOptions & { logger?:
   app.useWebSocketAdapter(new KoraIoAdapter(app, config.WEB_ORIGIN));
   // The pages talk to the issuer (discovery, tokens): the CSP's connect-src names its origin beside WEB_ORIGIN.
   requestPipeline(fastify, logger, app.get(Metrics), [new URL(config.oidc.issuer).origin, ...config.WEB_ORIGIN]);
+  readAfterPush(fastify, app.get(ProjectionRunner));
   redirectToPublicUrl(fastify, config.publicUrl, config.WEB_ORIGIN);
   bodyParsers(fastify);
   const identity = app.get(IdentityProvider);

@@ -36,6 +36,7 @@ export class DurableEventPublisher implements OnApplicationBootstrap, BeforeAppl
       {
         after: this.position,
         batchSize: 200,
+        first: true,
         onError: (error) => this.logger.error({ err: error }, 'event bus subscription failed; retrying'),
       },
       async (events, scannedTo) => {

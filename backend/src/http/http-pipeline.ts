@@ -148,6 +148,32 @@ function unreadableBody(): Error & { statusCode: number } {
   return Object.assign(new Error('The request body could not be read'), { statusCode: 400 });
 }
 
+/** The newest event position a client's socket delivered (web/src/lib/api.ts sends it on every call). */
+export const SEEN_POSITION_HEADER = 'kora-seen-position';
+/** How long a request waits for this process's read models to show what its client was told. */
+const SEEN_WAIT_MS = 2_000;
+
+/**
+ * Reading after a push: the socket tells a client of an event as soon as it is durable, before this process's read
+ * models have applied it (docs/architecture.md, "Pushing to sockets"). A request that says which position its client
+ * has seen waits until they have, at most two seconds, so a list refetched because a message said a track changed
+ * shows the change. Without the header, or when the read models are already there, it goes straight on.
+ */
+export function readAfterPush(
+  fastify: FastifyInstance,
+  projections: { waitFor(position: number, timeoutMs: number): Promise<boolean> },
+): void {
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const seen = request.headers[SEEN_POSITION_HEADER];
+    const position = typeof seen === 'string' ? Number(seen) : NaN;
+    if (!Number.isSafeInteger(position) || position <= 0) return done();
+    projections.waitFor(position, SEEN_WAIT_MS).then(
+      () => done(),
+      () => done(),
+    );
+  });
+}
+
 /**
  * JSON (1 MB; an empty body reads as none) and form bodies (64 KB). Multipart bodies are left on the request for the
  * upload routes to stream, never buffered; other types are refused with 415. /oidc never gets here: its provider

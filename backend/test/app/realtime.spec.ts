@@ -1,7 +1,10 @@
 import request from 'supertest';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { notesProjection, NotesTestModule } from '../support/notes-feature';
+import { Controller, Get, Module } from '@nestjs/common';
+import { defineProjection, ReadStore } from '@kora/kernel';
+import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
+import { type NoteEvent, notesProjection, NotesTestModule } from '../support/notes-feature';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitUntil } from '../contracts/event-store.contract';
 
@@ -111,5 +114,85 @@ describe('Socket.IO gateway', () => {
     const resync = new Promise<{ reason: string }>((resolve) => socket.once('resync', resolve));
     await connected(socket);
     expect(await resync).toEqual({ reason: 'too-far-behind' });
+  });
+});
+
+/** A copy of the notes read model that the test can hold back: its projection fails while the gate is closed. */
+const gate = { closed: false };
+const gatedNotesProjection = defineProjection<NoteEvent, { _id: string; ownerId: string; text: string }>({
+  name: 'gated-notes',
+  version: 1,
+  collection: 'gated-notes',
+  handles: ['NoteWritten'],
+  target: (event) => ({ id: event.data.noteId }),
+  evolve: (_current, event) => {
+    if (gate.closed) throw new Error('held back by the test');
+    if (event.type !== 'NoteWritten') return null;
+    return { _id: event.data.noteId, ownerId: event.data.ownerId, text: event.data.text };
+  },
+});
+
+@Controller('api/test/gated-notes')
+class GatedNotesController {
+  constructor(private readonly reads: ReadStore) {}
+
+  @Get()
+  mine(@CurrentUser() user: AuthenticatedUser) {
+    return this.reads.collection('gated-notes').find({ ownerId: user.userId });
+  }
+}
+
+@Module({ controllers: [GatedNotesController] })
+class GatedNotesModule {}
+
+describe('reading after a push', () => {
+  let test: TestApp;
+  let socket: Socket | null = null;
+
+  beforeAll(async () => {
+    test = await startTestApp({
+      modules: [NotesTestModule, GatedNotesModule],
+      projections: [notesProjection, gatedNotesProjection],
+    });
+  });
+  afterAll(async () => {
+    gate.closed = false;
+    socket?.disconnect();
+    await test.close();
+  });
+
+  it('a request naming the position its socket delivered waits until the read models show that event', async () => {
+    const token = await test.token('fatou');
+    socket = io(test.url, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+    await new Promise<void>((resolve, reject) => {
+      socket!.once('connect', () => resolve());
+      socket!.once('connect_error', reject);
+    });
+    const pushed = new Promise<NoteMessage>((resolve) => socket!.once('note.changed', resolve));
+    gate.closed = true;
+    await request(test.url)
+      .post('/api/test/notes')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ noteId: 'rap-1', text: 'Dakar' })
+      .expect(201);
+    const { position } = await pushed;
+    const read = (seen?: number) => {
+      const call = request(test.url).get('/api/test/gated-notes').set('Authorization', `Bearer ${token}`);
+      return (seen === undefined ? call : call.set('Kora-Seen-Position', String(seen))).expect(200);
+    };
+
+    // The socket said so, but the read model is behind: a plain read shows it as it is.
+    expect((await read()).body).toEqual([]);
+    // Naming the position, the read waits for it (and a header that is not a position is ignored).
+    expect((await read(Number.NaN)).body).toEqual([]);
+    let answeredAt = 0;
+    const waiting = read(position).then((response) => ((answeredAt = Date.now()), response));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answeredAt).toBe(0);
+    const openedAt = Date.now();
+    gate.closed = false;
+    const response = await waiting;
+    expect(answeredAt).toBeGreaterThanOrEqual(openedAt);
+    expect(response.body).toEqual([expect.objectContaining({ _id: 'rap-1', text: 'Dakar' })]);
   });
 });

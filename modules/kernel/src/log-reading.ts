@@ -31,6 +31,11 @@ export interface SubscribeOptions {
   readonly batchSize?: number;
   /** Called when the handler throws; delivery pauses and retries the same batch after a delay. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Woken before the other subscribers of this process when an append lands (the publisher that pushes events to
+   * sockets). Readers are not held up by it: they run in the next turn of the event loop.
+   */
+  readonly first?: boolean;
 }
 
 export type BatchHandler = (events: RecordedEvent[], scannedTo: number) => Promise<void>;

@@ -43,7 +43,7 @@ export function pullSubscription(source: PullSource, options: SubscribeOptions, 
         await sleep(RETRY_DELAY_MS, abort.signal);
         continue;
       }
-      if (drained) await source.appended.wait(seen, source.pollIntervalMs, abort.signal);
+      if (drained) await source.appended.wait(seen, source.pollIntervalMs, abort.signal, options.first === true);
     }
   };
 

@@ -1,17 +1,17 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { makeStore } from '../app/store';
 import { fakeServer, fakeTokenSource } from '../test/fakes';
-import { api } from './api';
+import { api, type ApiExtra, SEEN_POSITION_HEADER } from './api';
 
 const probe = api.injectEndpoints({
   endpoints: (build) => ({ probe: build.query<{ ok: boolean }, void>({ query: () => '/probe' }) }),
 });
 
-function setup(tokensInOrder: Array<string | null>) {
+function setup(tokensInOrder: Array<string | null>, realtime: ApiExtra['realtime'] = null) {
   const session = fakeTokenSource();
   let index = 0;
   session.getAccessToken.mockImplementation(async () => tokensInOrder[Math.min(index++, tokensInOrder.length - 1)]);
-  const store = makeStore({ session, realtime: null });
+  const store = makeStore({ session, realtime });
   return { session, store, run: () => store.dispatch(probe.endpoints.probe.initiate()) };
 }
 
@@ -22,6 +22,16 @@ describe('authenticated calls', () => {
     const result = await run();
     expect(result.data).toEqual({ ok: true });
     expect(server.calls[0]!.authorization).toBe('Bearer token-1');
+  });
+
+  it('carry the newest event position the socket delivered, so the answer shows what it said', async () => {
+    const server = fakeServer({ 'GET /api/probe': () => ({ status: 200, body: { ok: true } }) });
+    const realtime = { on: () => () => undefined, position: null as number | null };
+    const { store } = setup(['token-1'], realtime);
+    await store.dispatch(probe.endpoints.probe.initiate());
+    realtime.position = 42;
+    await store.dispatch(probe.endpoints.probe.initiate(undefined, { forceRefetch: true }));
+    expect(server.calls.map((call) => call.headers.get(SEEN_POSITION_HEADER))).toEqual([null, '42']);
   });
 
   it('retry a 401 once with a renewed token', async () => {

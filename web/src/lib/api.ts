@@ -16,7 +16,8 @@ export interface TokenSource {
 /** The store's extra argument: what endpoints reach outside Redux. */
 export interface ApiExtra {
   session: TokenSource;
-  realtime: Pick<RealtimeClient, 'on'> | null;
+  /** The socket feed; its `position` (the newest event it delivered) rides on every call, see `withBearer`. */
+  realtime: Pick<RealtimeClient, 'on' | 'position'> | null;
 }
 
 /** Every error the server sends: `{ statusCode, code, message, fields? }`. */
@@ -60,10 +61,17 @@ async function token(session: TokenSource, forceRefresh: boolean): Promise<strin
   }
 }
 
-function withBearer(args: string | FetchArgs, bearer: string | null): FetchArgs {
+/**
+ * The newest event position the socket delivered: the server answers once its read models show that event, so a
+ * list refetched because a message said a track changed shows the change (docs/api.md, "Reading after a push").
+ */
+export const SEEN_POSITION_HEADER = 'Kora-Seen-Position';
+
+function withBearer(args: string | FetchArgs, bearer: string | null, seen: number | null): FetchArgs {
   const request: FetchArgs = typeof args === 'string' ? { url: args } : { ...args };
   const headers = new Headers(request.headers as HeadersInit | undefined);
   if (bearer) headers.set('Authorization', `Bearer ${bearer}`);
+  if (seen !== null) headers.set(SEEN_POSITION_HEADER, String(seen));
   request.headers = headers;
   return request;
 }
@@ -77,12 +85,13 @@ export const authorizedBaseQuery: BaseQueryFn<string | FetchArgs, unknown, Fetch
   api,
   extraOptions,
 ) => {
-  const { session } = api.extra as ApiExtra;
-  let result = await raw(withBearer(args, await token(session, false)), api, extraOptions);
+  const { session, realtime } = api.extra as ApiExtra;
+  const seen = realtime?.position ?? null;
+  let result = await raw(withBearer(args, await token(session, false), seen), api, extraOptions);
   if (result.error?.status !== 401) return result;
   const fresh = await token(session, true);
   if (fresh) {
-    result = await raw(withBearer(args, fresh), api, extraOptions);
+    result = await raw(withBearer(args, fresh, seen), api, extraOptions);
     if (result.error?.status !== 401) return result;
   }
   await session.redirectToLogin().catch((error: unknown) => console.error(error));

@@ -16,6 +16,7 @@ export interface Call {
   query: URLSearchParams;
   body: unknown;
   authorization: string | null;
+  headers: Headers;
 }
 
 type Handler = (call: Call) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
@@ -34,6 +35,7 @@ export function fakeServer(routes: Record<string, Handler>) {
       query: url.searchParams,
       body: text ? JSON.parse(text) : undefined,
       authorization: request.headers.get('Authorization'),
+      headers: request.headers,
     };
     calls.push(call);
     const handler = routes[`${call.method} ${call.path}`];
@@ -116,7 +118,7 @@ export function renderRoutes(
     now: Date.now,
     language: () => 'en',
   });
-  const realtime = { on: jest.fn(() => () => undefined) };
+  const realtime = { on: jest.fn(() => () => undefined), position: null };
   const store = makeStore({ session: manager, realtime });
   if (signedIn) {
     store.dispatch(
