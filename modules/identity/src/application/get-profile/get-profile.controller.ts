@@ -1,9 +1,6 @@
-import { Body, Controller, Get, Headers, Put } from '@nestjs/common';
+import { Controller, Get, Headers } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ValidationFailedError } from '@kora/kernel';
-import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
-import { validateProfile } from '../../domain/validation';
-import { AccountCommands } from '../accounts/account-commands';
+import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { AccountReads } from '../accounts/account-reads';
 import { PersonalData, type ProfileView } from '../accounts/personal-data';
 import { EmailVerification } from './email-verification';
@@ -11,17 +8,16 @@ import { EmailVerification } from './email-verification';
 @ApiTags('user')
 @ApiBearerAuth()
 @Controller('api/user/profile')
-export class ProfileController {
+export class GetProfileController {
   constructor(
     private readonly reads: AccountReads,
-    private readonly accounts: AccountCommands,
     private readonly personal: PersonalData,
-    private readonly contexts: CommandContexts,
     private readonly verification: EmailVerification,
   ) {}
 
   @Get()
   @ApiOperation({
+    operationId: 'ProfileController_get',
     summary: 'The signed-in user’s profile (an address still unverified is checked with the identity provider)',
   })
   async get(
@@ -36,27 +32,5 @@ export class ProfileController {
       doc = await this.reads.profile(user.userId);
     }
     return { success: true, profile: await this.personal.view(doc) };
-  }
-
-  /**
-   * Saves the whole profile. Names are required, the e-mail is read-only, the phone follows the spec's rule,
-   * countries and profile types come from the spec's lists; each failure is a 400 with a code per field.
-   */
-  @Put()
-  @ApiOperation({ summary: 'Save the profile; 400 with a translation key per invalid field' })
-  async update(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: unknown,
-  ): Promise<{ success: true; profile: ProfileView }> {
-    const current = await this.reads.profile(user.userId);
-    const email = await this.personal.open(user.userId, current.email);
-    const result = validateProfile(body, email);
-    if (!result.ok) throw new ValidationFailedError(result.fields);
-    await this.accounts.execute(
-      user.userId,
-      { type: 'UpdateProfile', ...(await this.personal.sealProfile(user.userId, result.value)) },
-      this.contexts.forUser(user.userId),
-    );
-    return { success: true, profile: await this.personal.view(await this.reads.profile(user.userId)) };
   }
 }
