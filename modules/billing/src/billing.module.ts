@@ -14,7 +14,7 @@ import { CreditExpiry } from './application/credits/credit-expiry';
 import { CurrentSubscriptionController } from './application/current-subscription/current-subscription.controller';
 import { Grants } from './application/grants';
 import { Refunds } from './application/refund/refunds';
-import { Ledger } from './application/ledger';
+import { CreditCommands, Ledger, PaymentCommands } from './application/ledger';
 import { PaymentConfigController } from './application/payment-config/payment-config.controller';
 import { PaymentHistoryController } from './application/payment-history/payment-history.controller';
 import { PaymentStatusController } from './application/payment-status/payment-status.controller';
@@ -71,6 +71,8 @@ export class BillingModule {
       providers: [
         { provide: BILLING_OPTIONS, useValue: options },
         CatalogueService,
+        CreditCommands,
+        PaymentCommands,
         Ledger,
         Grants,
         UnlockTargets,
