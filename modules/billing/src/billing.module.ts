@@ -2,21 +2,27 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { BILLING_OPTIONS, type BillingOptions } from './application/billing-options';
 import { BillingReactions } from './application/billing-reactions';
 import { CancelOrangeMoneyController } from './application/cancel-orange-money/cancel-orange-money.controller';
+import { CancelOrangeMoneyService } from './application/cancel-orange-money/cancel-orange-money.service';
 import { CancelRenewalController } from './application/cancel-renewal/cancel-renewal.controller';
 import { CapturePayPalController } from './application/capture-paypal/capture-paypal.controller';
+import { CapturePayPalService } from './application/capture-paypal/capture-paypal.service';
 import { CatalogueService } from './application/catalogue/catalogue.service';
 import { PlansController } from './application/catalogue/plans.controller';
 import { CreatePaymentController } from './application/create-payment/create-payment.controller';
+import { CreatePaymentService } from './application/create-payment/create-payment.service';
 import { CreditExpiry } from './application/credits/credit-expiry';
 import { CurrentSubscriptionController } from './application/current-subscription/current-subscription.controller';
 import { Grants } from './application/grants';
 import { Refunds } from './application/refund/refunds';
-import { Ledger } from './application/ledger';
+import { CreditCommands, Ledger, PaymentCommands } from './application/ledger';
 import { PaymentConfigController } from './application/payment-config/payment-config.controller';
 import { PaymentHistoryController } from './application/payment-history/payment-history.controller';
 import { PaymentStatusController } from './application/payment-status/payment-status.controller';
-import { PaymentsService } from './application/payments/payments.service';
+import { PaymentStatusService } from './application/payment-status/payment-status.service';
+import { PaymentRecords } from './application/payments/payment-records';
+import { PaymentRefresh } from './application/payments/payment-refresh';
 import { PaymentReconciler } from './application/payments/reconciler';
+import { ProviderCallbacksService } from './application/provider-callbacks/provider-callbacks.service';
 import { WebhooksController } from './application/provider-callbacks/webhooks.controller';
 import { SubscribeController } from './application/subscribe/subscribe.controller';
 import { UnlockTargets } from './application/targets';
@@ -65,10 +71,18 @@ export class BillingModule {
       providers: [
         { provide: BILLING_OPTIONS, useValue: options },
         CatalogueService,
+        CreditCommands,
+        PaymentCommands,
         Ledger,
         Grants,
         UnlockTargets,
-        PaymentsService,
+        PaymentRecords,
+        PaymentRefresh,
+        CreatePaymentService,
+        CapturePayPalService,
+        PaymentStatusService,
+        CancelOrangeMoneyService,
+        ProviderCallbacksService,
         PaymentReconciler,
         CreditExpiry,
         Refunds,

@@ -37,7 +37,8 @@ const SETTLE_MS = 5_000;
  * Runs the commands of one family of streams, the same way for every module: load `stream(id)`, decide, append with
  * the expected revision (deciding again on a concurrent write, `retries` times), then, unless told not to, wait until
  * the family's read models show the change so the caller's next read sees it. Modules subclass it as an injectable
- * (`TrackCommands`, `MixCommands`, `AccountCommands`) with their stream, decider and read models.
+ * (`TrackCommands`, `MixCommands`, `AccountCommands`, billing's `CreditCommands` and `PaymentCommands`,
+ * `NotificationCommands`) with their stream, decider and read models.
  */
 export class CommandRunner<Command, Event extends DomainEvent, State> {
   constructor(
@@ -52,11 +53,23 @@ export class CommandRunner<Command, Event extends DomainEvent, State> {
     context: CommandContext,
     run: RunOptions = {},
   ): Promise<RunResult<Event, State>> {
+    const result = await this.decideAndAppend(id, command, context);
+    if (result.position !== null && run.settle !== false) await this.settle(result.position);
+    return result;
+  }
+
+  /**
+   * Loads, decides and appends, without waiting for the read models: what a subclass wraps to act around the
+   * append itself (hold a lock, apply an event at once) while `execute` keeps the wait after it.
+   */
+  protected async decideAndAppend(
+    id: string,
+    command: Command,
+    context: CommandContext,
+  ): Promise<RunResult<Event, State>> {
     const { stream, decider, retries } = this.options;
     const result = await handleCommand(this.store, stream(id), decider, command, context, { retries });
-    const position = result.append?.position ?? null;
-    if (position !== null && run.settle !== false) await this.settle(position);
-    return { events: result.events, state: result.state, position };
+    return { events: result.events, state: result.state, position: result.append?.position ?? null };
   }
 
   /** Waits (at most 5 s) until the read models have applied the log up to `position`. */

@@ -2,13 +2,17 @@ import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { paymentNotFound } from '../../domain/errors';
-import { PaymentsService } from '../payments/payments.service';
+import { PaymentRecords } from '../payments/payment-records';
+import { CapturePayPalService } from './capture-paypal.service';
 
 @ApiTags('billing')
 @ApiBearerAuth()
 @Controller('api/payments')
 export class CapturePayPalController {
-  constructor(private readonly payments: PaymentsService) {}
+  constructor(
+    private readonly records: PaymentRecords,
+    private readonly paypal: CapturePayPalService,
+  ) {}
 
   @Post('paypal/capture/:orderId')
   @HttpCode(200)
@@ -20,8 +24,8 @@ export class CapturePayPalController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('orderId') orderId: string,
   ): Promise<{ success: boolean; message: string; status: string; paymentId: string }> {
-    const { paymentId, state } = await this.payments.owned(user.userId, orderId);
+    const { paymentId, state } = await this.records.owned(user.userId, orderId);
     if (state.intent!.provider !== 'PAYPAL') throw paymentNotFound();
-    return { ...(await this.payments.capturePayPal(paymentId, state, 'capture')), paymentId };
+    return { ...(await this.paypal.capture(paymentId, state, 'capture')), paymentId };
   }
 }

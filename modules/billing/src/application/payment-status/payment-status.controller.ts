@@ -2,13 +2,13 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { paymentNotFound } from '../../domain/errors';
-import { PaymentsService } from '../payments/payments.service';
+import { PaymentStatusService } from './payment-status.service';
 
 @ApiTags('billing')
 @ApiBearerAuth()
 @Controller('api/payments')
 export class PaymentStatusController {
-  constructor(private readonly payments: PaymentsService) {}
+  constructor(private readonly payments: PaymentStatusService) {}
 
   @Post('status')
   @HttpCode(200)

@@ -4,8 +4,8 @@ import { CLOCK, type Clock } from '@kora/kernel';
 import { ListPendingPayments, type PaymentDocument } from '../../contracts/queries';
 import { BILLING_OPTIONS, type BillingOptions } from '../billing-options';
 import { Ledger } from '../ledger';
-import { PaymentsService } from './payments.service';
 import { PeriodicPass } from '../periodic-pass';
+import { PaymentRefresh } from './payment-refresh';
 
 /**
  * Asks the providers about payments left pending: a capture whose answer was lost (or a process that died between
@@ -20,7 +20,7 @@ export class PaymentReconciler implements OnApplicationBootstrap, OnApplicationS
   constructor(
     private readonly queries: QueryBus,
     private readonly ledger: Ledger,
-    private readonly payments: PaymentsService,
+    private readonly payments: PaymentRefresh,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(BILLING_OPTIONS) private readonly options: BillingOptions,
   ) {}

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '@kora/kernel/nest';
 import { BillingError, providerUnavailable } from '../../domain/errors';
 import { OrangeMoneyGateway, PayPalGateway, type PayPalWebhookEvent, ProviderUnavailable } from '../../providers/port';
-import { PaymentsService } from '../payments/payments.service';
+import { ProviderCallbacksService } from './provider-callbacks.service';
 
 const invalidSignature = (): BillingError =>
   new BillingError('BILLING.INVALID_SIGNATURE', 'The callback could not be verified.', 'unauthenticated');
@@ -19,7 +19,7 @@ const unreachable = (error: unknown): never => {
 @Controller('api/payments')
 export class WebhooksController {
   constructor(
-    private readonly payments: PaymentsService,
+    private readonly payments: ProviderCallbacksService,
     private readonly paypal: PayPalGateway,
     private readonly orangeMoney: OrangeMoneyGateway,
   ) {}

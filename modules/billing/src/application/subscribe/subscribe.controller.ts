@@ -1,13 +1,13 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
-import { type IntentAnswer, type IntentRequest, PaymentsService } from '../payments/payments.service';
+import { CreatePaymentService, type IntentAnswer, type IntentRequest } from '../create-payment/create-payment.service';
 
 @ApiTags('billing')
 @ApiBearerAuth()
 @Controller('api/subscriptions')
 export class SubscribeController {
-  constructor(private readonly payments: PaymentsService) {}
+  constructor(private readonly payments: CreatePaymentService) {}
 
   @Post('subscribe')
   @ApiOperation({

@@ -5,7 +5,8 @@ import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kern
 import { BillingError } from '../../domain/errors';
 import { Grants } from '../grants';
 import { Ledger } from '../ledger';
-import { PaymentsService } from '../payments/payments.service';
+import { PaymentRecords } from '../payments/payment-records';
+import { PaymentRefresh } from '../payments/payment-refresh';
 import { UnlockTargets } from '../targets';
 
 /**
@@ -21,7 +22,8 @@ export class UnlockController {
     private readonly targets: UnlockTargets,
     private readonly ledger: Ledger,
     private readonly grants: Grants,
-    private readonly payments: PaymentsService,
+    private readonly records: PaymentRecords,
+    private readonly refresh: PaymentRefresh,
     private readonly contexts: CommandContexts,
     @Inject(IDS) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -49,11 +51,11 @@ export class UnlockController {
     const target = await this.targets.require(user.userId, id);
     if (target.unlocked) return this.answer(user.userId, id, { alreadyUnlocked: true, creditsUsed: 0 });
     if (paymentId) {
-      const { paymentId: found, state } = await this.payments.owned(user.userId, paymentId);
+      const { paymentId: found, state } = await this.records.owned(user.userId, paymentId);
       if (state.intent!.kind !== 'TRACK' || state.intent!.trackId !== id) {
         throw new BillingError('BILLING.PAYMENT_MISMATCH', 'This payment is not for this track.', 'invalid');
       }
-      if (state.status === 'pending') await this.payments.refresh(found, state, 'status').catch(() => undefined);
+      if (state.status === 'pending') await this.refresh.refresh(found, state, 'status').catch(() => undefined);
       const now = await this.ledger.paymentState(found);
       if (now.status !== 'paid') {
         throw new BillingError('BILLING.PAYMENT_NOT_CAPTURED', 'This payment is not complete.', 'payment_required', {

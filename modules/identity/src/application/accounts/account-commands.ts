@@ -1,12 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  type CommandContext,
-  CommandRunner,
-  EventStore,
-  ProjectionRunner,
-  type RunOptions,
-  type RunResult,
-} from '@kora/kernel';
+import { type CommandContext, CommandRunner, EventStore, ProjectionRunner, type RunResult } from '@kora/kernel';
 import { accountStream } from '../../contracts/streams';
 import type { AccountEvent } from '../../contracts/events';
 import { type AccountCommand, accountDecider, type AccountState } from '../../domain/account';
@@ -33,17 +26,15 @@ export class AccountCommands extends CommandRunner<AccountCommand, AccountEvent,
     });
   }
 
-  override async execute(
+  protected override async decideAndAppend(
     userId: string,
     command: AccountCommand,
     context: CommandContext,
-    run: RunOptions = {},
   ): Promise<RunResult<AccountEvent, AccountState>> {
-    const result = await super.execute(userId, command, context, { settle: false });
+    const result = await super.decideAndAppend(userId, command, context);
     for (const event of result.events) {
       if (event.type === 'SessionsEnded') this.revocations.ended(userId, event.data.tokensIssuedUntil);
     }
-    if (result.position !== null && run.settle !== false) await this.settle(result.position);
     return result;
   }
 }

@@ -1,10 +1,9 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { EventStore, handleCommand, ValidationFailedError } from '@kora/kernel';
-import { notificationsStream } from '../../contracts/streams';
+import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import type { NotificationKind } from '../../contracts/events';
-import { inboxDecider } from '../../domain/notifications';
+import { NotificationCommands } from '../notification-commands';
 
 const ACKNOWLEDGEABLE: readonly NotificationKind[] = ['PREVIEW_READY', 'MASTER_READY', 'STEMS_READY'];
 
@@ -13,7 +12,7 @@ const ACKNOWLEDGEABLE: readonly NotificationKind[] = ['PREVIEW_READY', 'MASTER_R
 @Controller('api/notifications')
 export class AcknowledgeResultController {
   constructor(
-    private readonly store: EventStore,
+    private readonly notifications: NotificationCommands,
     private readonly contexts: CommandContexts,
   ) {}
 
@@ -35,17 +34,16 @@ export class AcknowledgeResultController {
       fields.notificationType = 'notifications.errors.invalidType';
     }
     if (Object.keys(fields).length > 0) throw new ValidationFailedError(fields);
-    const result = await handleCommand(
-      this.store,
-      notificationsStream(user.userId),
-      inboxDecider,
+    // The bell list does not show acknowledgements (its projection skips them): nothing to wait for.
+    const result = await this.notifications.execute(
+      user.userId,
       {
         type: 'Acknowledge',
         trackId: body.trackId as string,
         notificationType: body.notificationType as NotificationKind,
       },
       this.contexts.forUser(user.userId),
-      { retries: 3 },
+      { settle: false },
     );
     return { success: true, acknowledged: result.events.length > 0 };
   }

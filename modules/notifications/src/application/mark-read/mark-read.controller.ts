@@ -1,13 +1,10 @@
 import { Controller, HttpCode, Param, Patch } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { EventStore, handleCommand, ProjectionRunner } from '@kora/kernel';
-import { notificationsStream } from '../../contracts/streams';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import { GetNotification, type NotificationDocument } from '../../contracts/queries';
-import { inboxDecider, NotificationNotFoundError } from '../../domain/notifications';
-
-const READ_MODELS = ['notifications'];
+import { NotificationNotFoundError } from '../../domain/notifications';
+import { NotificationCommands } from '../notification-commands';
 
 @ApiTags('notifications')
 @ApiBearerAuth()
@@ -15,9 +12,8 @@ const READ_MODELS = ['notifications'];
 export class MarkReadController {
   constructor(
     private readonly queries: QueryBus,
-    private readonly store: EventStore,
+    private readonly notifications: NotificationCommands,
     private readonly contexts: CommandContexts,
-    private readonly projections: ProjectionRunner,
   ) {}
 
   @Patch(':id/read')
@@ -28,15 +24,12 @@ export class MarkReadController {
       new GetNotification(user.userId, id),
     );
     if (!doc) throw new NotificationNotFoundError();
-    const result = await handleCommand(
-      this.store,
-      notificationsStream(user.userId),
-      inboxDecider,
+    // Returns once the bell list shows it read.
+    await this.notifications.execute(
+      user.userId,
       { type: 'MarkRead', notificationId: id },
       this.contexts.forUser(user.userId),
-      { retries: 3 },
     );
-    if (result.append) await this.projections.waitFor(result.append.position, 5_000, READ_MODELS);
     return { success: true };
   }
 }

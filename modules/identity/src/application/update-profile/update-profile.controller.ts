@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, Put } from '@nestjs/common';
+import { Body, Controller, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
@@ -6,44 +6,27 @@ import { validateProfile } from '../../domain/validation';
 import { AccountCommands } from '../accounts/account-commands';
 import { AccountReads } from '../accounts/account-reads';
 import { PersonalData, type ProfileView } from '../accounts/personal-data';
-import { EmailVerification } from './email-verification';
 
 @ApiTags('user')
 @ApiBearerAuth()
 @Controller('api/user/profile')
-export class ProfileController {
+export class UpdateProfileController {
   constructor(
     private readonly reads: AccountReads,
     private readonly accounts: AccountCommands,
     private readonly personal: PersonalData,
     private readonly contexts: CommandContexts,
-    private readonly verification: EmailVerification,
   ) {}
-
-  @Get()
-  @ApiOperation({
-    summary: 'The signed-in user’s profile (an address still unverified is checked with the identity provider)',
-  })
-  async get(
-    @CurrentUser() user: AuthenticatedUser,
-    @Headers('authorization') authorization: string | undefined,
-  ): Promise<{ success: true; profile: ProfileView }> {
-    let doc = await this.reads.profile(user.userId);
-    if (
-      !doc.isEmailVerified &&
-      (await this.verification.refresh(user.userId, (authorization ?? '').replace(/^Bearer\s+/i, '')))
-    ) {
-      doc = await this.reads.profile(user.userId);
-    }
-    return { success: true, profile: await this.personal.view(doc) };
-  }
 
   /**
    * Saves the whole profile. Names are required, the e-mail is read-only, the phone follows the spec's rule,
    * countries and profile types come from the spec's lists; each failure is a 400 with a code per field.
    */
   @Put()
-  @ApiOperation({ summary: 'Save the profile; 400 with a translation key per invalid field' })
+  @ApiOperation({
+    operationId: 'ProfileController_update',
+    summary: 'Save the profile; 400 with a translation key per invalid field',
+  })
   async update(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: unknown,

@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { BillingError, providerUnavailable } from '../../domain/errors';
+import type { PaymentState } from '../../domain/payment';
+import { PayPalGateway, type PayPalOrder, ProviderRefusal, ProviderUnavailable } from '../../providers/port';
+import { BILLING_OPTIONS, type BillingOptions } from '../billing-options';
+import { Grants } from '../grants';
+import { completedCapture, PaymentRecords, paypalMoney } from '../payments/payment-records';
+
+/** Captures an approved PayPal order: the capture route, a webhook's approval, the reconciler. */
+@Injectable()
+export class CapturePayPalService {
+  constructor(
+    private readonly records: PaymentRecords,
+    private readonly grants: Grants,
+    private readonly paypal: PayPalGateway,
+    @Inject(BILLING_OPTIONS) private readonly options: BillingOptions,
+  ) {}
+
+  /** Captures an approved PayPal order; a repeat answers the first capture and grants nothing more. */
+  async capture(
+    paymentId: string,
+    state: PaymentState,
+    source: 'capture' | 'callback' | 'reconciler',
+  ): Promise<{ success: boolean; message: string; status: string }> {
+    const intent = state.intent!;
+    if (state.status === 'paid' || state.status === 'refunded') {
+      await this.grants.grantPayment(paymentId);
+      return { success: true, message: 'Payment already captured', status: state.status };
+    }
+    if (state.status !== 'pending') {
+      throw new BillingError('BILLING.PAYMENT_CLOSED', `This payment is ${state.status}.`, 'conflict', {
+        status: state.status,
+      });
+    }
+    let order: PayPalOrder;
+    try {
+      order = await this.paypal.captureOrder(intent.providerRef, paymentId);
+      // Tests only: die exactly between the provider's capture and our append (the reconciler's case).
+      if (this.options.crashAfterCapture) process.kill(process.pid, 'SIGKILL');
+    } catch (error) {
+      if (error instanceof ProviderRefusal && error.issue === 'ORDER_ALREADY_CAPTURED') {
+        order = await this.paypal.getOrder(intent.providerRef).catch(() => {
+          throw providerUnavailable();
+        });
+      } else if (error instanceof ProviderRefusal && error.final) {
+        await this.records.recordFailure(paymentId, intent.ownerId, `PAYPAL.${error.issue}`, error.message);
+        throw new BillingError(
+          'BILLING.PAYMENT_DECLINED',
+          'The payment was declined. Please try another way to pay.',
+          'payment_required',
+          {
+            issue: error.issue,
+          },
+        );
+      } else if (error instanceof ProviderRefusal) {
+        throw new BillingError('BILLING.PAYMENT_NOT_APPROVED', 'The payment has not been approved yet.', 'conflict', {
+          issue: error.issue,
+        });
+      } else if (error instanceof ProviderUnavailable) {
+        throw providerUnavailable();
+      } else throw error;
+    }
+    const capture = completedCapture(order);
+    if (!capture)
+      throw new BillingError('BILLING.PAYMENT_NOT_CAPTURED', 'The payment is not captured yet.', 'conflict');
+    await this.records.recordCapture(paymentId, intent.ownerId, capture.id, paypalMoney(capture.amount), source);
+    return { success: true, message: 'Payment captured', status: 'paid' };
+  }
+}

@@ -1,0 +1,259 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, type Clock, IDS, type IdGenerator, ValidationFailedError } from '@kora/kernel';
+import { CommandContexts } from '@kora/kernel/nest';
+import {
+  type BillingCycle,
+  type BillingService,
+  CURRENCIES,
+  type Currency,
+  type Money,
+  type PaymentIntentCreated,
+  type PaymentKind,
+  type PaymentProvider,
+  PROVIDERS,
+} from '../../contracts/events';
+import { packCredits, packPrice, PAY_PER_TRACK, toMajor, toMinor } from '../../domain/catalogue';
+import { BillingError, providerUnavailable } from '../../domain/errors';
+import { OrangeMoneyGateway, PayPalGateway, ProviderRefusal, ProviderUnavailable } from '../../providers/port';
+import { BILLING_OPTIONS, type BillingOptions } from '../billing-options';
+import { CatalogueService } from '../catalogue/catalogue.service';
+import { Ledger } from '../ledger';
+import { UnlockTargets } from '../targets';
+
+export interface IntentRequest {
+  amount?: unknown;
+  currency?: unknown;
+  provider?: unknown;
+  trackId?: unknown;
+  service?: unknown;
+  paymentType?: unknown;
+  planId?: unknown;
+  billingCycle?: unknown;
+}
+
+export type IntentAnswer =
+  | {
+      success: true;
+      paymentId: string;
+      provider: 'PAYPAL';
+      orderId: string;
+      approveUrl: string | null;
+      amount: number;
+      currency: Currency;
+      status: 'pending';
+    }
+  | {
+      success: true;
+      paymentId: string;
+      provider: 'ORANGE_MONEY';
+      validity: number;
+      merchantCode: string;
+      qrCode: string;
+      deepLinks: { OM: string; MAXIT: string };
+      amount: number;
+      currency: Currency;
+      status: 'pending';
+    };
+
+const PACK_TYPES = ['PACK', 'SUBSCRIPTION', 'PLAN'];
+const TRACK_TYPES = ['TRACK', 'SINGLE', 'SINGLE_TRACK', 'PAYNGO', 'PAY_PER_TRACK', 'ONE_TIME'];
+
+const upper = (value: unknown): string | null => (typeof value === 'string' ? value.trim().toUpperCase() : null);
+
+/** Opens a payment: an intent priced by the server from the catalogue and opened at the provider. */
+@Injectable()
+export class CreatePaymentService {
+  private readonly logger = new Logger('Payments');
+
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly catalogue: CatalogueService,
+    private readonly targets: UnlockTargets,
+    private readonly paypal: PayPalGateway,
+    private readonly orangeMoney: OrangeMoneyGateway,
+    private readonly contexts: CommandContexts,
+    @Inject(IDS) private readonly ids: IdGenerator,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(BILLING_OPTIONS) private readonly options: BillingOptions,
+  ) {}
+
+  /** Prices the purchase from the catalogue; refuses (400, nothing recorded) whatever the client said that differs. */
+  async createIntent(userId: string, body: IntentRequest): Promise<IntentAnswer> {
+    const provider = upper(body?.provider) as PaymentProvider | null;
+    if (!provider || !PROVIDERS.includes(provider)) {
+      throw new ValidationFailedError({ provider: 'BILLING.INVALID_PROVIDER' });
+    }
+    const currency = upper(body.currency) as Currency | null;
+    if (!currency || !CURRENCIES.includes(currency)) {
+      throw new ValidationFailedError({ currency: 'BILLING.INVALID_CURRENCY' });
+    }
+    if (provider === 'ORANGE_MONEY' && currency !== 'XOF') {
+      throw new BillingError('BILLING.CURRENCY_NOT_SUPPORTED', 'Orange Money takes payments in XOF only.', 'invalid');
+    }
+    if (provider === 'PAYPAL' && currency === 'XOF') {
+      throw new BillingError('BILLING.CURRENCY_NOT_SUPPORTED', 'PayPal does not take payments in XOF.', 'invalid');
+    }
+    const planId = typeof body.planId === 'string' && body.planId.trim() ? body.planId.trim() : null;
+    const type = upper(body.paymentType);
+    if (type && !PACK_TYPES.includes(type) && !TRACK_TYPES.includes(type)) {
+      throw new ValidationFailedError({ paymentType: 'BILLING.INVALID_PAYMENT_TYPE' });
+    }
+    const kind: PaymentKind =
+      type && PACK_TYPES.includes(type)
+        ? 'PACK'
+        : type && TRACK_TYPES.includes(type)
+          ? 'TRACK'
+          : planId && this.catalogue.pack(planId)
+            ? 'PACK'
+            : 'TRACK';
+    const requestedService = upper(body.service);
+
+    let priced: {
+      price: Money;
+      planId: string;
+      planName: string;
+      service: BillingService;
+      trackId: string | null;
+      cycle: BillingCycle | null;
+      credits: number;
+    };
+    if (kind === 'PACK') {
+      const pack = planId ? this.catalogue.pack(planId) : undefined;
+      if (!pack) {
+        throw planId && this.catalogue.isPayPerTrack(planId)
+          ? new BillingError('BILLING.PLAN_NOT_PURCHASABLE', `${PAY_PER_TRACK} cannot be bought as a pack.`, 'invalid')
+          : new BillingError('BILLING.UNKNOWN_PLAN', 'This plan does not exist.', 'invalid');
+      }
+      if (requestedService && requestedService !== pack.serviceType) {
+        throw new BillingError('BILLING.PLAN_MISMATCH', 'This plan is not a pack of that service.', 'invalid');
+      }
+      const cycleText = upper(body.billingCycle) ?? 'MONTHLY';
+      if (cycleText !== 'MONTHLY' && cycleText !== 'YEARLY') {
+        throw new ValidationFailedError({ billingCycle: 'BILLING.INVALID_BILLING_CYCLE' });
+      }
+      const cycle = cycleText as BillingCycle;
+      priced = {
+        price: packPrice(this.catalogue.catalogue, pack, cycle, currency),
+        planId: pack.id,
+        planName: pack.name,
+        service: pack.serviceType,
+        trackId: null,
+        cycle,
+        credits: packCredits(pack, cycle),
+      };
+    } else {
+      const trackId = typeof body.trackId === 'string' && body.trackId.trim() ? body.trackId.trim() : null;
+      if (!trackId) throw new ValidationFailedError({ trackId: 'BILLING.TRACK_REQUIRED' });
+      const target = await this.targets.require(userId, trackId);
+      if (requestedService && requestedService !== target.service) {
+        throw new BillingError('BILLING.SERVICE_MISMATCH', 'This track was not processed by that service.', 'invalid');
+      }
+      const plan = this.catalogue.payPerTrack(target.service);
+      if (planId && planId !== plan.id) {
+        throw new BillingError(
+          'BILLING.PLAN_MISMATCH',
+          `Pay for one result with the ${PAY_PER_TRACK} plan.`,
+          'invalid',
+        );
+      }
+      if (target.unlocked)
+        throw new BillingError('BILLING.ALREADY_UNLOCKED', 'This result is already unlocked.', 'conflict');
+      priced = {
+        price: { amount: plan.prices[currency], currency },
+        planId: plan.id,
+        planName: PAY_PER_TRACK,
+        service: target.service,
+        trackId,
+        cycle: null,
+        credits: 0,
+      };
+    }
+    if (body.amount !== undefined && body.amount !== null) {
+      if (toMinor(body.amount, currency) !== priced.price.amount) {
+        throw new BillingError('BILLING.AMOUNT_MISMATCH', 'The amount does not match the price.', 'invalid', {
+          expected: toMajor(priced.price.amount, currency),
+          currency,
+        });
+      }
+    }
+
+    const paymentId = this.ids.newId();
+    const major = toMajor(priced.price.amount, currency);
+    const description = `Kora ${priced.planName} (${priced.service})`;
+    const base = {
+      paymentId,
+      ownerId: userId,
+      provider,
+      kind,
+      planId: priced.planId,
+      planName: priced.planName,
+      service: priced.service,
+      trackId: priced.trackId,
+      billingCycle: priced.cycle,
+      credits: priced.credits,
+      price: priced.price,
+      catalogueVersion: this.catalogue.catalogue.version,
+    };
+    const context = this.contexts.forUser(userId);
+    try {
+      if (provider === 'PAYPAL') {
+        const order = await this.paypal.createOrder({
+          requestId: paymentId,
+          customId: paymentId,
+          description,
+          amount: { currency_code: currency, value: major.toFixed(2) },
+          returnUrl: `${this.options.publicUrl}/payment/success`,
+          cancelUrl: `${this.options.publicUrl}/payment/cancel`,
+        });
+        await this.record(paymentId, { ...base, providerRef: order.id, expiresAt: null }, context);
+        return {
+          success: true,
+          paymentId,
+          provider,
+          orderId: order.id,
+          approveUrl: order.links.find((link) => link.rel === 'approve' || link.rel === 'payer-action')?.href ?? null,
+          amount: major,
+          currency,
+          status: 'pending',
+        };
+      }
+      const validity = this.options.orangeMoneyValidity;
+      const qr = await this.orangeMoney.createQrCode({
+        reference: paymentId,
+        amount: { unit: 'XOF', value: priced.price.amount },
+        name: 'Kora',
+        validity,
+        callbackSuccessUrl: `${this.options.publicUrl}/payment/success`,
+        callbackCancelUrl: `${this.options.publicUrl}/payment/cancel`,
+      });
+      const expiresAt = new Date(this.clock.now().getTime() + qr.validity * 1000).toISOString();
+      await this.record(paymentId, { ...base, providerRef: qr.qrId, expiresAt }, context);
+      return {
+        success: true,
+        paymentId,
+        provider,
+        validity: qr.validity,
+        merchantCode: this.orangeMoney.merchantCode,
+        qrCode: qr.qrCode,
+        deepLinks: qr.deepLinks,
+        amount: major,
+        currency,
+        status: 'pending',
+      };
+    } catch (error) {
+      if (error instanceof ProviderUnavailable || error instanceof ProviderRefusal) {
+        this.logger.warn(`payment provider refused an intent: ${error.message}`);
+        throw providerUnavailable();
+      }
+      throw error;
+    }
+  }
+
+  private async record(
+    paymentId: string,
+    intent: PaymentIntentCreated['data'],
+    context: ReturnType<CommandContexts['forUser']>,
+  ) {
+    await this.ledger.payment(paymentId, { type: 'CreateIntent', intent }, context);
+  }
+}

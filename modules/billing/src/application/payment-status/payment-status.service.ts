@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { BillingError } from '../../domain/errors';
+import { ProviderRefusal, ProviderUnavailable } from '../../providers/port';
+import { Ledger } from '../ledger';
+import { PaymentRecords } from '../payments/payment-records';
+import { PaymentRefresh } from '../payments/payment-refresh';
+
+@Injectable()
+export class PaymentStatusService {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly records: PaymentRecords,
+    private readonly refresh: PaymentRefresh,
+  ) {}
+
+  /** The payment's status; a pending one is asked of the provider first (a lost callback cannot keep it pending). */
+  async status(userId: string, id: string): Promise<{ status: string; paymentStatus: string; paymentId: string }> {
+    const { paymentId, state } = await this.records.owned(userId, id);
+    let current = state;
+    if (state.status === 'pending') {
+      try {
+        await this.refresh.refresh(paymentId, state, 'status');
+        current = await this.ledger.paymentState(paymentId);
+      } catch (error) {
+        if (!(
+          error instanceof ProviderUnavailable ||
+          error instanceof ProviderRefusal ||
+          error instanceof BillingError
+        ))
+          throw error;
+      }
+    }
+    const status = current.status!;
+    const legacy: Record<string, string> = {
+      pending: 'PENDING',
+      paid: 'COMPLETED',
+      failed: 'FAILED',
+      cancelled: 'CANCELLED',
+      expired: 'EXPIRED',
+      refunded: 'REFUNDED',
+    };
+    return { status: legacy[status]!, paymentStatus: status, paymentId };
+  }
+}

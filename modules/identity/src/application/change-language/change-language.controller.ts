@@ -1,0 +1,33 @@
+import { Body, Controller, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ValidationFailedError } from '@kora/kernel';
+import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
+import type { Language } from '../../contracts/events';
+import { isLanguage } from '../../domain/validation';
+import { AccountCommands } from '../accounts/account-commands';
+
+@ApiTags('user')
+@ApiBearerAuth()
+@Controller('api/user/preferences')
+export class ChangeLanguageController {
+  constructor(
+    private readonly accounts: AccountCommands,
+    private readonly contexts: CommandContexts,
+  ) {}
+
+  @Put('language')
+  @ApiOperation({ operationId: 'PreferencesController_language', summary: 'Save the interface language (en or fr)' })
+  async language(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() body: { language?: unknown },
+  ): Promise<{ success: true; language: Language }> {
+    if (!isLanguage(body?.language))
+      throw new ValidationFailedError({ language: 'account.preferences.errors.invalidLanguage' });
+    await this.accounts.execute(
+      user.userId,
+      { type: 'ChangeLanguage', language: body.language },
+      this.contexts.forUser(user.userId),
+    );
+    return { success: true, language: body.language };
+  }
+}

@@ -1,0 +1,22 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
+import type { Preferences } from '../../contracts/events';
+import { AccountReads } from '../accounts/account-reads';
+
+function view(doc: Preferences): Preferences {
+  return { notificationSettings: doc.notificationSettings, language: doc.language, currency: doc.currency };
+}
+
+@ApiTags('user')
+@ApiBearerAuth()
+@Controller('api/user/preferences')
+export class GetPreferencesController {
+  constructor(private readonly reads: AccountReads) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'PreferencesController_get', summary: 'Notification settings, language and currency' })
+  async get(@CurrentUser() user: AuthenticatedUser): Promise<{ success: true; preferences: Preferences }> {
+    return { success: true, preferences: view(await this.reads.preferences(user.userId)) };
+  }
+}

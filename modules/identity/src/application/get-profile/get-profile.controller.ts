@@ -1,0 +1,36 @@
+import { Controller, Get, Headers } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
+import { AccountReads } from '../accounts/account-reads';
+import { PersonalData, type ProfileView } from '../accounts/personal-data';
+import { EmailVerification } from './email-verification';
+
+@ApiTags('user')
+@ApiBearerAuth()
+@Controller('api/user/profile')
+export class GetProfileController {
+  constructor(
+    private readonly reads: AccountReads,
+    private readonly personal: PersonalData,
+    private readonly verification: EmailVerification,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'ProfileController_get',
+    summary: 'The signed-in user’s profile (an address still unverified is checked with the identity provider)',
+  })
+  async get(
+    @CurrentUser() user: AuthenticatedUser,
+    @Headers('authorization') authorization: string | undefined,
+  ): Promise<{ success: true; profile: ProfileView }> {
+    let doc = await this.reads.profile(user.userId);
+    if (
+      !doc.isEmailVerified &&
+      (await this.verification.refresh(user.userId, (authorization ?? '').replace(/^Bearer\s+/i, '')))
+    ) {
+      doc = await this.reads.profile(user.userId);
+    }
+    return { success: true, profile: await this.personal.view(doc) };
+  }
+}
