@@ -111,7 +111,7 @@ describe('account settings', () => {
           statusCode: 400,
           code: 'VALIDATION.FAILED',
           message: 'Invalid',
-          fields: { country: 'account.profile.errors.invalidCountry' },
+          fields: { country: 'PROFILE.INVALID_COUNTRY' },
         },
       }),
     });

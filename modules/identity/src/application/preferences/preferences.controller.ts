@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import type { Language, Preferences } from '../../contracts/events';
-import { isLanguage, validatePreferences } from '../../domain/validation';
+import { isLanguage, PREFERENCES_FIELD_CODES, validatePreferences } from '../../domain/validation';
 import { AccountCommands } from '../accounts/account-commands';
 import { AccountReads } from '../accounts/account-reads';
 
@@ -51,7 +51,7 @@ export class PreferencesController {
     @Body() body: { language?: unknown },
   ): Promise<{ success: true; language: Language }> {
     if (!isLanguage(body?.language))
-      throw new ValidationFailedError({ language: 'account.preferences.errors.invalidLanguage' });
+      throw new ValidationFailedError({ language: PREFERENCES_FIELD_CODES.invalidLanguage });
     await this.accounts.execute(
       user.userId,
       { type: 'ChangeLanguage', language: body.language },
