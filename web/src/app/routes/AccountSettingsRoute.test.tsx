@@ -150,6 +150,29 @@ describe('account settings', () => {
     );
   });
 
+  it('says why the server refused the deactivation, by the field’s code, else its generic failure', async () => {
+    const user = userEvent.setup();
+    setup('/accountSettings?section=security');
+    await user.click(await screen.findByRole('button', { name: 'Deactivate my account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Deactivate your account?' });
+    await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'DELETE');
+    let fields: Record<string, string> = { confirmationText: 'ACCOUNT.CONFIRMATION_REQUIRED' };
+    fakeServer({
+      'POST /api/user/account/deactivate': () => ({
+        status: 400,
+        body: { statusCode: 400, code: 'VALIDATION.FAILED', message: 'Please type DELETE to confirm', fields },
+      }),
+    });
+    const confirm = within(dialog).getByRole('button', { name: 'Deactivate' });
+    await user.click(confirm);
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Please type DELETE to confirm');
+    fields = { confirmationText: 'ACCOUNT.SOMETHING_ELSE' };
+    await user.click(confirm);
+    await waitFor(() =>
+      expect(within(dialog).getByRole('alert').textContent).toBe('Failed to delete account. Please try again.'),
+    );
+  });
+
   it('scrolls the section strip so the active section is in view (a phone shows the strip sideways)', async () => {
     // A 300 px strip of five 120 px buttons side by side, as at 375 px.
     const rect = (left: number, width: number) => ({ left, width, right: left + width }) as DOMRect;
