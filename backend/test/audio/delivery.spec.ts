@@ -90,6 +90,6 @@ describe('result delivery: notifications and e-mailed links', () => {
       .set(awa.auth)
       .send({ trackId, recipientEmail: 'nope' })
       .expect(400);
-    expect(refused.body.fields).toEqual({ recipientEmail: 'services.email.invalidEmail' });
+    expect(refused.body.fields).toEqual({ recipientEmail: 'EMAIL.INVALID_ADDRESS' });
   });
 });

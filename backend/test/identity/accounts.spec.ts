@@ -91,18 +91,12 @@ describe('accounts: profile, preferences and validation', () => {
   });
 
   it.each([
-    [{ firstName: '', lastName: 'N' }, { firstName: 'account.profile.errors.firstNameRequired' }],
-    [{ firstName: 'A', lastName: ' ' }, { lastName: 'account.profile.errors.lastNameRequired' }],
-    [{ firstName: 'A', lastName: 'N', email: 'other@example.sn' }, { email: 'account.profile.errors.emailReadOnly' }],
-    [
-      { firstName: 'A', lastName: 'N', contactNumber: '+0221' },
-      { contactNumber: 'account.profile.errors.invalidPhone' },
-    ],
-    [{ firstName: 'A', lastName: 'N', country: 'NG' }, { country: 'account.profile.errors.invalidCountry' }],
-    [
-      { firstName: 'A', lastName: 'N', profileTypes: ['DJ'] },
-      { profileTypes: 'account.profile.errors.invalidProfileType' },
-    ],
+    [{ firstName: '', lastName: 'N' }, { firstName: 'PROFILE.FIRST_NAME_REQUIRED' }],
+    [{ firstName: 'A', lastName: ' ' }, { lastName: 'PROFILE.LAST_NAME_REQUIRED' }],
+    [{ firstName: 'A', lastName: 'N', email: 'other@example.sn' }, { email: 'PROFILE.EMAIL_READ_ONLY' }],
+    [{ firstName: 'A', lastName: 'N', contactNumber: '+0221' }, { contactNumber: 'PROFILE.INVALID_PHONE' }],
+    [{ firstName: 'A', lastName: 'N', country: 'NG' }, { country: 'PROFILE.INVALID_COUNTRY' }],
+    [{ firstName: 'A', lastName: 'N', profileTypes: ['DJ'] }, { profileTypes: 'PROFILE.INVALID_PROFILE_TYPE' }],
   ])('refuses the profile %j with a code per field, changing nothing', async (body, fields) => {
     const before = await request(test.url).get('/api/user/profile').set(awa.auth);
     const refused = await request(test.url).put('/api/user/profile').set(awa.auth).send(body).expect(400);
@@ -133,8 +127,8 @@ describe('accounts: profile, preferences and validation', () => {
       .send({ currency: 'GBP', language: 'wo' })
       .expect(400);
     expect(refused.body.fields).toEqual({
-      currency: 'account.preferences.errors.invalidCurrency',
-      language: 'account.preferences.errors.invalidLanguage',
+      currency: 'PREFERENCES.INVALID_CURRENCY',
+      language: 'PREFERENCES.INVALID_LANGUAGE',
     });
     await request(test.url).put('/api/user/preferences/language').set(awa.auth).send({ language: 'fr' }).expect(200);
     expect((await request(test.url).get('/api/user/preferences').set(awa.auth)).body.preferences.language).toBe('fr');
@@ -143,7 +137,7 @@ describe('accounts: profile, preferences and validation', () => {
       .set(awa.auth)
       .send({ language: 'de' })
       .expect(400);
-    expect(bad.body.fields).toEqual({ language: 'account.preferences.errors.invalidLanguage' });
+    expect(bad.body.fields).toEqual({ language: 'PREFERENCES.INVALID_LANGUAGE' });
   });
 
   it("never lets one user's token reach another user's data", async () => {
@@ -182,7 +176,7 @@ describe('accounts: profile, preferences and validation', () => {
         .send({ confirmationText })
         .expect(400);
       expect(refused.body).toMatchObject({
-        fields: { confirmationText: 'account.security.delete.confirmError' },
+        fields: { confirmationText: 'ACCOUNT.CONFIRMATION_REQUIRED' },
         message: 'Please type DELETE to confirm',
       });
     }

@@ -59,11 +59,11 @@ describe('mixing sessions', () => {
       tracks: [],
     });
     const nameless = await create(awa, { name: '  ' }).expect(400);
-    expect(nameless.body.fields).toEqual({ name: 'mixing.errors.mixNameRequired' });
+    expect(nameless.body.fields).toEqual({ name: 'MIXING.NAME_REQUIRED' });
     const wrong = await create(awa, { name: 'x', mixingStyle: 'JAZZ', sampleRate: 22050 }).expect(400);
     expect(wrong.body.fields).toEqual({
-      mixingStyle: 'mixing.errors.invalidStyle',
-      sampleRate: 'mixing.errors.invalidSampleRate',
+      mixingStyle: 'MIXING.INVALID_STYLE',
+      sampleRate: 'MIXING.INVALID_SAMPLE_RATE',
     });
   });
 
@@ -135,7 +135,7 @@ describe('mixing sessions', () => {
       .set(awa.auth)
       .send({ panPreference: 'UP' })
       .expect(400);
-    expect(bad.body.fields).toEqual({ panPreference: 'mixing.errors.invalidPanPreference' });
+    expect(bad.body.fields).toEqual({ panPreference: 'MIXING.INVALID_PAN_PREFERENCE' });
     await request(test.url)
       .put('/api/mixing/tracks/batch-settings')
       .set(awa.auth)

@@ -108,8 +108,8 @@ describe('push notifications', () => {
       .send({ notificationType: 'HELLO' })
       .expect(400);
     expect(refused.body.fields).toEqual({
-      trackId: 'notifications.errors.trackIdRequired',
-      notificationType: 'notifications.errors.invalidType',
+      trackId: 'NOTIFICATIONS.TRACK_ID_REQUIRED',
+      notificationType: 'NOTIFICATIONS.INVALID_TYPE',
     });
   });
 });

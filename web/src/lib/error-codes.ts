@@ -1,5 +1,8 @@
+import type { ApiErrorBody } from './api';
+
 /**
- * The one table from the server's error codes (`MODULE.PROBLEM`, docs/api.md) to the client's translation keys.
+ * The one table from the server's error codes (`MODULE.PROBLEM`, docs/api.md) to the client's translation keys,
+ * the answer's `code` and the per-field codes of a 400 `VALIDATION.FAILED` (`fields`) alike.
  * A code reads differently depending on where it is shown, so each row gives the key per place; a place that has no
  * key for a code shows its own fallback. Keys are as the place passes them to `t` (its namespace in `PLACES`).
  */
@@ -22,6 +25,10 @@ export const PLACES = {
   credit: 'common',
   /** Deleting the account. */
   deactivate: 'common',
+  /** Beside a field of the personal information form (account settings). */
+  profile: 'common',
+  /** The result's e-mail panel (studio). */
+  resultEmail: 'common',
 } as const;
 
 export type ErrorPlace = keyof typeof PLACES;
@@ -30,6 +37,7 @@ const INVALID_CHOICE = { uploadBanner: 'upload.errors.invalidChoice' };
 const LIBRARY_FORMAT = 'library.media.errors.format';
 const NOT_COMPLETED = { payment: 'payment:errors.notCompleted' };
 const engine = (problem: string) => ({ jobFailure: `failures.${problem}` });
+const profile = (problem: string) => ({ profile: `account.profile.errors.${problem}` });
 
 export const ERROR_KEYS: Readonly<Record<string, Partial<Record<ErrorPlace, string>>>> = {
   'UPLOAD.FILE_SIZE_MIN': {
@@ -62,10 +70,17 @@ export const ERROR_KEYS: Readonly<Record<string, Partial<Record<ErrorPlace, stri
   'STORAGE.FULL': { uploadBanner: 'errors.unavailable' },
   'MIXING.MAXIMUM_FILES': { mixingUpload: 'problems.maximumFiles' },
   'MIXING.NO_FILES': { mixingUpload: 'problems.minimumFiles' },
-  'VALIDATION.FAILED': {
-    mixingCreate: 'problems.mixNameRequired',
-    deactivate: 'account.security.delete.confirmError',
-  },
+  'MIXING.NAME_REQUIRED': { mixingCreate: 'problems.mixNameRequired' },
+  'ACCOUNT.CONFIRMATION_REQUIRED': { deactivate: 'account.security.delete.confirmError' },
+  'PROFILE.FIRST_NAME_REQUIRED': profile('firstNameRequired'),
+  'PROFILE.LAST_NAME_REQUIRED': profile('lastNameRequired'),
+  'PROFILE.TOO_LONG': profile('tooLong'),
+  'PROFILE.EMAIL_READ_ONLY': profile('emailReadOnly'),
+  'PROFILE.INVALID_PHONE': profile('invalidPhone'),
+  'PROFILE.INVALID_POSTAL_CODE': profile('invalidPostalCode'),
+  'PROFILE.INVALID_COUNTRY': profile('invalidCountry'),
+  'PROFILE.INVALID_PROFILE_TYPE': profile('invalidProfileType'),
+  'EMAIL.INVALID_ADDRESS': { resultEmail: 'studio:email.invalid' },
   'BILLING.PAYMENT_DECLINED': { payment: 'payment:errors.failed' },
   'BILLING.PAYMENT_NOT_APPROVED': NOT_COMPLETED,
   'BILLING.PAYMENT_CLOSED': NOT_COMPLETED,
@@ -87,6 +102,12 @@ export const ERROR_KEYS: Readonly<Record<string, Partial<Record<ErrorPlace, stri
 /** The key `place` shows for a server code, if the table has one. */
 export function errorKeyFor(place: ErrorPlace, code: string | null | undefined): string | undefined {
   return code && Object.hasOwn(ERROR_KEYS, code) ? ERROR_KEYS[code]![place] : undefined;
+}
+
+/** The code an error answer gives for one field: its entry in `fields`, else the answer's own code. */
+export function fieldCode(body: ApiErrorBody | null | undefined, field: string): string | undefined {
+  const fields = body?.fields;
+  return (fields && Object.hasOwn(fields, field) ? fields[field] : undefined) ?? body?.code;
 }
 
 /** The key `place` shows for a server code, else the place's fallback. */

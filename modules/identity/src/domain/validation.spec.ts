@@ -27,17 +27,17 @@ describe('profile validation', () => {
 
   it('requires the first and last names', () => {
     expect(fieldsOf({ email: 'awa@example.sn' })).toEqual({
-      firstName: 'account.profile.errors.firstNameRequired',
-      lastName: 'account.profile.errors.lastNameRequired',
+      firstName: 'PROFILE.FIRST_NAME_REQUIRED',
+      lastName: 'PROFILE.LAST_NAME_REQUIRED',
     });
-    expect(fieldsOf({ ...valid, lastName: '   ' })).toEqual({ lastName: 'account.profile.errors.lastNameRequired' });
-    expect(fieldsOf({ ...valid, firstName: 42 })).toEqual({ firstName: 'account.profile.errors.firstNameRequired' });
+    expect(fieldsOf({ ...valid, lastName: '   ' })).toEqual({ lastName: 'PROFILE.LAST_NAME_REQUIRED' });
+    expect(fieldsOf({ ...valid, firstName: 42 })).toEqual({ firstName: 'PROFILE.FIRST_NAME_REQUIRED' });
   });
 
   it('keeps the e-mail read-only', () => {
     expect(fieldsOf({ ...valid, email: 'AWA@example.sn' })).toEqual({});
     expect(fieldsOf({ ...valid, email: 'other@example.sn' })).toEqual({
-      email: 'account.profile.errors.emailReadOnly',
+      email: 'PROFILE.EMAIL_READ_ONLY',
     });
   });
 
@@ -52,16 +52,14 @@ describe('profile validation', () => {
     ['+1234567890123456', false],
     ['77 ABC 45', false],
   ])('checks the phone %s (valid: %s)', (phone, ok) => {
-    expect(fieldsOf({ ...valid, contactNumber: phone })).toEqual(
-      ok ? {} : { contactNumber: 'account.profile.errors.invalidPhone' },
-    );
-    expect(fieldsOf({ ...valid, phone })).toEqual(ok ? {} : { phone: 'account.profile.errors.invalidPhone' });
+    expect(fieldsOf({ ...valid, contactNumber: phone })).toEqual(ok ? {} : { contactNumber: 'PROFILE.INVALID_PHONE' });
+    expect(fieldsOf({ ...valid, phone })).toEqual(ok ? {} : { phone: 'PROFILE.INVALID_PHONE' });
   });
 
   it("offers the spec's countries only", () => {
     const result = validateProfile({ ...valid, country: 'sn' }, 'awa@example.sn');
     expect(result).toMatchObject({ ok: true, value: { country: 'SN' } });
-    expect(fieldsOf({ ...valid, country: 'NG' })).toEqual({ country: 'account.profile.errors.invalidCountry' });
+    expect(fieldsOf({ ...valid, country: 'NG' })).toEqual({ country: 'PROFILE.INVALID_COUNTRY' });
   });
 
   it('accepts both spellings of the profile types and stores one', () => {
@@ -73,17 +71,17 @@ describe('profile validation', () => {
     );
     expect(result).toMatchObject({ ok: true, value: { profileTypes: ['MUSIC_PRODUCER', 'SOCIAL_INFLUENCER'] } });
     expect(fieldsOf({ ...valid, profileTypes: ['DJ'] })).toEqual({
-      profileTypes: 'account.profile.errors.invalidProfileType',
+      profileTypes: 'PROFILE.INVALID_PROFILE_TYPE',
     });
     expect(fieldsOf({ ...valid, profileTypes: 'PODCASTER' })).toEqual({
-      profileTypes: 'account.profile.errors.invalidProfileType',
+      profileTypes: 'PROFILE.INVALID_PROFILE_TYPE',
     });
   });
 
   it('reads the street under either name and bounds lengths', () => {
     const result = validateProfile({ ...valid, street: '12 rue Carnot' }, 'awa@example.sn');
     expect(result).toMatchObject({ ok: true, value: { streetAddress: '12 rue Carnot' } });
-    expect(fieldsOf({ ...valid, city: 'x'.repeat(101) })).toEqual({ city: 'account.profile.errors.tooLong' });
+    expect(fieldsOf({ ...valid, city: 'x'.repeat(101) })).toEqual({ city: 'PROFILE.TOO_LONG' });
   });
 });
 
@@ -109,13 +107,13 @@ describe('preferences validation', () => {
     expect(validatePreferences({ language: 'wo', currency: 'GBP' }, current)).toEqual({
       ok: false,
       fields: {
-        language: 'account.preferences.errors.invalidLanguage',
-        currency: 'account.preferences.errors.invalidCurrency',
+        language: 'PREFERENCES.INVALID_LANGUAGE',
+        currency: 'PREFERENCES.INVALID_CURRENCY',
       },
     });
     expect(validatePreferences({ notificationSettings: { newFeatures: 'yes' } }, current)).toEqual({
       ok: false,
-      fields: { 'notificationSettings.newFeatures': 'account.preferences.errors.invalidNotificationSettings' },
+      fields: { 'notificationSettings.newFeatures': 'PREFERENCES.INVALID_NOTIFICATION_SETTINGS' },
     });
   });
 

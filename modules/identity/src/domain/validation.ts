@@ -12,10 +12,30 @@ import {
 } from '../contracts/events';
 
 /**
- * The spec's validation rules, enforced on the server (the client's checks are a convenience). Each failure is a
- * translation key the client already has, per field.
+ * The spec's validation rules, enforced on the server (the client's checks are a convenience). Each failure is an
+ * error code (`MODULE.PROBLEM`, docs/api.md) per field; the client turns it into its own words
+ * (web/src/lib/error-codes.ts).
  */
 export type Validated<T> = { ok: true; value: T } | { ok: false; fields: Record<string, string> };
+
+/** The codes `validateProfile` puts in `fields`. */
+export const PROFILE_FIELD_CODES = {
+  firstNameRequired: 'PROFILE.FIRST_NAME_REQUIRED',
+  lastNameRequired: 'PROFILE.LAST_NAME_REQUIRED',
+  tooLong: 'PROFILE.TOO_LONG',
+  emailReadOnly: 'PROFILE.EMAIL_READ_ONLY',
+  invalidPhone: 'PROFILE.INVALID_PHONE',
+  invalidPostalCode: 'PROFILE.INVALID_POSTAL_CODE',
+  invalidCountry: 'PROFILE.INVALID_COUNTRY',
+  invalidProfileType: 'PROFILE.INVALID_PROFILE_TYPE',
+} as const;
+
+/** The codes `validatePreferences` (and the language endpoint) put in `fields`. */
+export const PREFERENCES_FIELD_CODES = {
+  invalidLanguage: 'PREFERENCES.INVALID_LANGUAGE',
+  invalidCurrency: 'PREFERENCES.INVALID_CURRENCY',
+  invalidNotificationSettings: 'PREFERENCES.INVALID_NOTIFICATION_SETTINGS',
+} as const;
 
 /** Optional +, a first digit 1 to 9, then 1 to 14 more digits (E.164 without separators). */
 export const PHONE = /^\+?[1-9]\d{1,14}$/;
@@ -70,48 +90,47 @@ export function validateProfile(body: unknown, currentEmail: string): Validated<
     return text(value as string | null | undefined);
   };
 
-  const firstName = stringOrFail('firstName', input.firstName, 'account.profile.errors.firstNameRequired');
-  if (!firstName) fields.firstName = 'account.profile.errors.firstNameRequired';
-  else if (firstName.length > LIMITS.name) fields.firstName = 'account.profile.errors.tooLong';
-  const lastName = stringOrFail('lastName', input.lastName, 'account.profile.errors.lastNameRequired');
-  if (!lastName) fields.lastName = 'account.profile.errors.lastNameRequired';
-  else if (lastName.length > LIMITS.name) fields.lastName = 'account.profile.errors.tooLong';
+  const firstName = stringOrFail('firstName', input.firstName, PROFILE_FIELD_CODES.firstNameRequired);
+  if (!firstName) fields.firstName = PROFILE_FIELD_CODES.firstNameRequired;
+  else if (firstName.length > LIMITS.name) fields.firstName = PROFILE_FIELD_CODES.tooLong;
+  const lastName = stringOrFail('lastName', input.lastName, PROFILE_FIELD_CODES.lastNameRequired);
+  if (!lastName) fields.lastName = PROFILE_FIELD_CODES.lastNameRequired;
+  else if (lastName.length > LIMITS.name) fields.lastName = PROFILE_FIELD_CODES.tooLong;
 
   if (input.email !== undefined && input.email !== null && input.email !== '') {
     if (typeof input.email !== 'string' || input.email.trim().toLowerCase() !== currentEmail.toLowerCase()) {
-      fields.email = 'account.profile.errors.emailReadOnly';
+      fields.email = PROFILE_FIELD_CODES.emailReadOnly;
     }
   }
 
   const phoneKey = input.contactNumber !== undefined ? 'contactNumber' : 'phone';
-  const rawPhone = stringOrFail(phoneKey, input.contactNumber ?? input.phone, 'account.profile.errors.invalidPhone');
+  const rawPhone = stringOrFail(phoneKey, input.contactNumber ?? input.phone, PROFILE_FIELD_CODES.invalidPhone);
   const contactNumber = rawPhone === null ? null : rawPhone.replace(/[\s().-]/g, '');
-  if (contactNumber !== null && !PHONE.test(contactNumber)) fields[phoneKey] = 'account.profile.errors.invalidPhone';
+  if (contactNumber !== null && !PHONE.test(contactNumber)) fields[phoneKey] = PROFILE_FIELD_CODES.invalidPhone;
 
   const streetKey = input.streetAddress !== undefined ? 'streetAddress' : 'street';
-  const streetAddress = stringOrFail(streetKey, input.streetAddress ?? input.street, 'account.profile.errors.tooLong');
-  if (streetAddress && streetAddress.length > LIMITS.street) fields[streetKey] = 'account.profile.errors.tooLong';
-  const city = stringOrFail('city', input.city, 'account.profile.errors.tooLong');
-  if (city && city.length > LIMITS.city) fields.city = 'account.profile.errors.tooLong';
-  const postalCode = stringOrFail('postalCode', input.postalCode, 'account.profile.errors.invalidPostalCode');
-  if (postalCode && postalCode.length > LIMITS.postalCode)
-    fields.postalCode = 'account.profile.errors.invalidPostalCode';
+  const streetAddress = stringOrFail(streetKey, input.streetAddress ?? input.street, PROFILE_FIELD_CODES.tooLong);
+  if (streetAddress && streetAddress.length > LIMITS.street) fields[streetKey] = PROFILE_FIELD_CODES.tooLong;
+  const city = stringOrFail('city', input.city, PROFILE_FIELD_CODES.tooLong);
+  if (city && city.length > LIMITS.city) fields.city = PROFILE_FIELD_CODES.tooLong;
+  const postalCode = stringOrFail('postalCode', input.postalCode, PROFILE_FIELD_CODES.invalidPostalCode);
+  if (postalCode && postalCode.length > LIMITS.postalCode) fields.postalCode = PROFILE_FIELD_CODES.invalidPostalCode;
 
   let country: CountryCode | null = null;
-  const rawCountry = stringOrFail('country', input.country, 'account.profile.errors.invalidCountry');
+  const rawCountry = stringOrFail('country', input.country, PROFILE_FIELD_CODES.invalidCountry);
   if (rawCountry !== null) {
     const upper = rawCountry.toUpperCase();
     if (upper in COUNTRIES) country = upper as CountryCode;
-    else fields.country = 'account.profile.errors.invalidCountry';
+    else fields.country = PROFILE_FIELD_CODES.invalidCountry;
   }
 
   const profileTypes: ProfileType[] = [];
   if (input.profileTypes !== undefined && input.profileTypes !== null) {
-    if (!Array.isArray(input.profileTypes)) fields.profileTypes = 'account.profile.errors.invalidProfileType';
+    if (!Array.isArray(input.profileTypes)) fields.profileTypes = PROFILE_FIELD_CODES.invalidProfileType;
     else {
       for (const raw of input.profileTypes) {
         const type = normaliseProfileType(raw);
-        if (!type) fields.profileTypes = 'account.profile.errors.invalidProfileType';
+        if (!type) fields.profileTypes = PROFILE_FIELD_CODES.invalidProfileType;
         else if (!profileTypes.includes(type)) profileTypes.push(type);
       }
     }
@@ -146,20 +165,20 @@ export function validatePreferences(body: unknown, current: Preferences): Valida
   const fields: Record<string, string> = {};
   const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const language = input.language ?? current.language;
-  if (!isLanguage(language)) fields.language = 'account.preferences.errors.invalidLanguage';
+  if (!isLanguage(language)) fields.language = PREFERENCES_FIELD_CODES.invalidLanguage;
   const currency = input.currency ?? current.currency;
-  if (!isCurrency(currency)) fields.currency = 'account.preferences.errors.invalidCurrency';
+  if (!isCurrency(currency)) fields.currency = PREFERENCES_FIELD_CODES.invalidCurrency;
   const notifications = { ...current.notificationSettings } as NotificationSettings;
   if (input.notificationSettings !== undefined) {
     const given = input.notificationSettings;
     if (typeof given !== 'object' || given === null || Array.isArray(given)) {
-      fields.notificationSettings = 'account.preferences.errors.invalidNotificationSettings';
+      fields.notificationSettings = PREFERENCES_FIELD_CODES.invalidNotificationSettings;
     } else {
       for (const key of ['emailNotifications', 'marketingEmails', 'newFeatures'] as const) {
         const value = (given as Record<string, unknown>)[key];
         if (value === undefined) continue;
         if (typeof value !== 'boolean')
-          fields[`notificationSettings.${key}`] = 'account.preferences.errors.invalidNotificationSettings';
+          fields[`notificationSettings.${key}`] = PREFERENCES_FIELD_CODES.invalidNotificationSettings;
         else notifications[key] = value;
       }
     }

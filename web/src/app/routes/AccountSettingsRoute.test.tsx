@@ -111,7 +111,7 @@ describe('account settings', () => {
           statusCode: 400,
           code: 'VALIDATION.FAILED',
           message: 'Invalid',
-          fields: { country: 'account.profile.errors.invalidCountry' },
+          fields: { country: 'PROFILE.INVALID_COUNTRY' },
         },
       }),
     });
@@ -147,6 +147,29 @@ describe('account settings', () => {
     });
     expect(userManager.signoutRedirect).toHaveBeenCalledWith(
       expect.objectContaining({ post_logout_redirect_uri: `${window.location.origin}/` }),
+    );
+  });
+
+  it('says why the server refused the deactivation, by the field’s code, else its generic failure', async () => {
+    const user = userEvent.setup();
+    setup('/accountSettings?section=security');
+    await user.click(await screen.findByRole('button', { name: 'Deactivate my account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Deactivate your account?' });
+    await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'DELETE');
+    let fields: Record<string, string> = { confirmationText: 'ACCOUNT.CONFIRMATION_REQUIRED' };
+    fakeServer({
+      'POST /api/user/account/deactivate': () => ({
+        status: 400,
+        body: { statusCode: 400, code: 'VALIDATION.FAILED', message: 'Please type DELETE to confirm', fields },
+      }),
+    });
+    const confirm = within(dialog).getByRole('button', { name: 'Deactivate' });
+    await user.click(confirm);
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Please type DELETE to confirm');
+    fields = { confirmationText: 'ACCOUNT.SOMETHING_ELSE' };
+    await user.click(confirm);
+    await waitFor(() =>
+      expect(within(dialog).getByRole('alert').textContent).toBe('Failed to delete account. Please try again.'),
     );
   });
 

@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorBody } from '../../lib/api';
-import { errorKey } from '../../lib/error-codes';
+import { errorKey, fieldCode } from '../../lib/error-codes';
 import { serverAvailable } from '../../lib/health';
 import { useSessionManager } from '../../lib/session/SessionProvider';
 import { uploadMixTracks, useCreateMixSessionMutation, useRequestMixMutation } from './api';
@@ -93,7 +93,7 @@ export function MixSetup({
       try {
         created = await createSession({ name: name.trim(), mixingStyle: style, sampleRate }).unwrap();
       } catch (error) {
-        setFailure(errorKey('mixingCreate', errorBody(error)?.code, 'errors.createSession'));
+        setFailure(errorKey('mixingCreate', fieldCode(errorBody(error), 'name'), 'errors.createSession'));
         return;
       }
       const sessionId = created.session?.id;

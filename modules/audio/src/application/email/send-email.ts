@@ -23,6 +23,12 @@ import { stripTags } from '../tracks/track-view';
 import { resultMail } from './result-mail';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+
+/** The codes `send-email` puts in `fields` (`MODULE.PROBLEM`, docs/api.md). */
+export const EMAIL_FIELD_CODES = {
+  invalidAddress: 'EMAIL.INVALID_ADDRESS',
+  trackRequired: 'EMAIL.TRACK_REQUIRED',
+} as const;
 /** How long an e-mailed link works. */
 export const LINK_DAYS = 7;
 
@@ -89,8 +95,8 @@ export class SendEmailController {
   ): Promise<{ success: true; expiresAt: string }> {
     const recipient = typeof body?.recipientEmail === 'string' ? body.recipientEmail.trim() : '';
     const fields: Record<string, string> = {};
-    if (!EMAIL.test(recipient)) fields.recipientEmail = 'services.email.invalidEmail';
-    if (typeof body?.trackId !== 'string' || !body.trackId) fields.trackId = 'services.email.trackRequired';
+    if (!EMAIL.test(recipient)) fields.recipientEmail = EMAIL_FIELD_CODES.invalidAddress;
+    if (typeof body?.trackId !== 'string' || !body.trackId) fields.trackId = EMAIL_FIELD_CODES.trackRequired;
     if (Object.keys(fields).length > 0) throw new ValidationFailedError(fields);
     const track = await this.queries.execute<GetTrack, TrackDocument | null>(
       new GetTrack(user.userId, body.trackId as string),

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import type { Language } from '../../contracts/events';
-import { isLanguage } from '../../domain/validation';
+import { isLanguage, PREFERENCES_FIELD_CODES } from '../../domain/validation';
 import { AccountCommands } from '../accounts/account-commands';
 
 @ApiTags('user')
@@ -22,7 +22,7 @@ export class ChangeLanguageController {
     @Body() body: { language?: unknown },
   ): Promise<{ success: true; language: Language }> {
     if (!isLanguage(body?.language))
-      throw new ValidationFailedError({ language: 'account.preferences.errors.invalidLanguage' });
+      throw new ValidationFailedError({ language: PREFERENCES_FIELD_CODES.invalidLanguage });
     await this.accounts.execute(
       user.userId,
       { type: 'ChangeLanguage', language: body.language },

@@ -7,6 +7,9 @@ import { DeactivateService } from './deactivate.service';
 /** The exact text the user must type to confirm. */
 export const DEACTIVATION_CONFIRMATION = 'DELETE';
 
+/** The code put in `fields` when the confirmation is not the exact text. */
+export const DEACTIVATE_FIELD_CODES = { confirmationRequired: 'ACCOUNT.CONFIRMATION_REQUIRED' } as const;
+
 /*
  * Deactivation is published at two URLs, both kept: the account settings' (which asks for the typed confirmation)
  * and the older `/api/auth/delete-account`. Each controller below only reads its request; `DeactivateService` does
@@ -29,7 +32,7 @@ export class DeactivateController {
   ): Promise<{ success: true; purgeAfter: string | null }> {
     if (body?.confirmationText !== DEACTIVATION_CONFIRMATION) {
       throw new ValidationFailedError(
-        { confirmationText: 'account.security.delete.confirmError' },
+        { confirmationText: DEACTIVATE_FIELD_CODES.confirmationRequired },
         'Please type DELETE to confirm',
       );
     }

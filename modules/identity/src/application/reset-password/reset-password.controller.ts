@@ -16,6 +16,8 @@ import { PersonalData } from '../accounts/personal-data';
 import { AfterResponse } from '../accounts/after-response';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+/** The code put in `fields` for an address that cannot be one. */
+export const RESET_PASSWORD_FIELD_CODES = { invalidEmail: 'AUTH.INVALID_EMAIL' } as const;
 const RESET_PER_ADDRESS = { limit: 10, windowSeconds: 60 * 60 };
 
 export const RESET_MESSAGES: Record<Language, string> = {
@@ -77,7 +79,7 @@ export class ResetPasswordController {
   ): Promise<{ success: true; message: string }> {
     const language = requestLanguage(body?.language, acceptLanguage);
     const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
-    if (!EMAIL.test(email)) throw new ValidationFailedError({ email: 'account.security.password.emailNotFound' });
+    if (!EMAIL.test(email)) throw new ValidationFailedError({ email: RESET_PASSWORD_FIELD_CODES.invalidEmail });
     const wait = await this.limits.hit(`reset-api:ip:${ip}`, RESET_PER_ADDRESS);
     if (wait > 0) throw new TooManyRequestsError(`Too many requests. Try again in ${Math.ceil(wait / 60)} minutes.`);
     this.afterResponse.run('password reset request', () => this.sendReset(email, language));

@@ -16,7 +16,7 @@ import { MAX_TRACKS, MixError } from '../../domain/session';
 import { MixCommands } from '../mix-commands';
 import { type MixSessionView, sessionView } from '../sessions/mix-views';
 import { SessionReads } from '../sessions/session-reads';
-import { trackSettings } from '../sessions/settings';
+import { MIXING_FIELD_CODES, trackSettings } from '../sessions/settings';
 
 const MAX_FILE = 100 * 1024 * 1024;
 const MIN_FILE = 1024;
@@ -94,7 +94,7 @@ export class AddTracksController {
             Array.isArray(parsed) ? parsed : (((parsed as { tracks?: unknown }).tracks as unknown[]) ?? [])
           ) as Array<Record<string, unknown>>;
         } catch {
-          throw new ValidationFailedError({ settings: 'mixing.errors.invalidSettings' });
+          throw new ValidationFailedError({ settings: MIXING_FIELD_CODES.invalidSettings });
         }
       }
       const tracks: Array<MixTrackFile & { settings: MixTrackSettings }> = [];

@@ -5,7 +5,7 @@ import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kern
 import { MixCommands } from '../mix-commands';
 import { type MixSessionView, sessionView } from '../sessions/mix-views';
 import { SessionReads } from '../sessions/session-reads';
-import { sessionSettings } from '../sessions/settings';
+import { MIXING_FIELD_CODES, sessionSettings } from '../sessions/settings';
 
 const MAX_NAME = 120;
 
@@ -30,7 +30,7 @@ export class CreateSessionController {
     @Body() body: { name?: unknown; mixingStyle?: unknown; sampleRate?: unknown },
   ): Promise<{ session: MixSessionView }> {
     const name = typeof body?.name === 'string' ? body.name.trim() : '';
-    if (!name) throw new ValidationFailedError({ name: 'mixing.errors.mixNameRequired' });
+    if (!name) throw new ValidationFailedError({ name: MIXING_FIELD_CODES.nameRequired });
     const settings = sessionSettings(body ?? {});
     const sessionId = this.ids.newId();
     await this.mixes.execute(

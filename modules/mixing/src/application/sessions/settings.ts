@@ -9,6 +9,20 @@ import {
 import { ValidationFailedError } from '@kora/kernel';
 import type { MixTrackSettings } from '../../contracts/events';
 
+/** The codes the mixing endpoints put in `fields` (`MODULE.PROBLEM`, docs/api.md). */
+export const MIXING_FIELD_CODES = {
+  nameRequired: 'MIXING.NAME_REQUIRED',
+  invalidSettings: 'MIXING.INVALID_SETTINGS',
+  invalidStyle: 'MIXING.INVALID_STYLE',
+  invalidSampleRate: 'MIXING.INVALID_SAMPLE_RATE',
+  instrumentGroup: 'MIXING.INVALID_INSTRUMENT_GROUP',
+  presenceSetting: 'MIXING.INVALID_PRESENCE_SETTING',
+  panPreference: 'MIXING.INVALID_PAN_PREFERENCE',
+  reverbPreference: 'MIXING.INVALID_REVERB_PREFERENCE',
+} as const;
+
+type TrackSettingKey = 'instrumentGroup' | 'presenceSetting' | 'panPreference' | 'reverbPreference';
+
 export const DEFAULT_STYLE = 'POP';
 export const DEFAULT_SAMPLE_RATE = 44100;
 
@@ -19,11 +33,11 @@ const oneOf = <T extends string>(list: readonly T[], value: unknown): value is T
 export function trackSettings(filename: string, input: unknown, current?: MixTrackSettings): MixTrackSettings {
   const given = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   const fields: Record<string, string> = {};
-  const pick = <T extends string>(key: string, list: readonly T[], fallback: T): T => {
+  const pick = <T extends string>(key: TrackSettingKey, list: readonly T[], fallback: T): T => {
     const value = given[key];
     if (value === undefined || value === null) return fallback;
     if (!oneOf(list, value)) {
-      fields[key] = `mixing.errors.invalid${key[0]!.toUpperCase()}${key.slice(1)}`;
+      fields[key] = MIXING_FIELD_CODES[key];
       return fallback;
     }
     return value;
@@ -50,9 +64,9 @@ export function sessionSettings(
 ) {
   const fields: Record<string, string> = {};
   const style = input.mixingStyle ?? input.musicalStyle ?? current?.mixingStyle ?? DEFAULT_STYLE;
-  if (!oneOf(MUSICAL_STYLES, style)) fields.mixingStyle = 'mixing.errors.invalidStyle';
+  if (!oneOf(MUSICAL_STYLES, style)) fields.mixingStyle = MIXING_FIELD_CODES.invalidStyle;
   const rate = Number(input.sampleRate ?? current?.sampleRate ?? DEFAULT_SAMPLE_RATE);
-  if (rate !== 44100 && rate !== 48000) fields.sampleRate = 'mixing.errors.invalidSampleRate';
+  if (rate !== 44100 && rate !== 48000) fields.sampleRate = MIXING_FIELD_CODES.invalidSampleRate;
   if (Object.keys(fields).length > 0) throw new ValidationFailedError(fields);
   return { mixingStyle: style as string, sampleRate: rate as 44100 | 48000 };
 }

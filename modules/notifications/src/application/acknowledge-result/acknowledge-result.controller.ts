@@ -5,6 +5,12 @@ import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kern
 import type { NotificationKind } from '../../contracts/events';
 import { NotificationCommands } from '../notification-commands';
 
+/** The codes `acknowledge` puts in `fields` (`MODULE.PROBLEM`, docs/api.md). */
+export const ACKNOWLEDGE_FIELD_CODES = {
+  trackIdRequired: 'NOTIFICATIONS.TRACK_ID_REQUIRED',
+  invalidType: 'NOTIFICATIONS.INVALID_TYPE',
+} as const;
+
 const ACKNOWLEDGEABLE: readonly NotificationKind[] = ['PREVIEW_READY', 'MASTER_READY', 'STEMS_READY'];
 
 @ApiTags('notifications')
@@ -28,10 +34,10 @@ export class AcknowledgeResultController {
   ): Promise<{ success: true; acknowledged: boolean }> {
     const fields: Record<string, string> = {};
     if (typeof body?.trackId !== 'string' || body.trackId.length === 0 || body.trackId.length > 100) {
-      fields.trackId = 'notifications.errors.trackIdRequired';
+      fields.trackId = ACKNOWLEDGE_FIELD_CODES.trackIdRequired;
     }
     if (!ACKNOWLEDGEABLE.includes(body?.notificationType as NotificationKind)) {
-      fields.notificationType = 'notifications.errors.invalidType';
+      fields.notificationType = ACKNOWLEDGE_FIELD_CODES.invalidType;
     }
     if (Object.keys(fields).length > 0) throw new ValidationFailedError(fields);
     // The bell list does not show acknowledgements (its projection skips them): nothing to wait for.

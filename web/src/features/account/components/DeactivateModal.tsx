@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/Modal';
 import { errorBody } from '../../../lib/api';
-import { errorKey } from '../../../lib/error-codes';
+import { errorKey, fieldCode } from '../../../lib/error-codes';
 import { useSession } from '../../../lib/session/SessionProvider';
 import { useDeactivateAccountMutation } from '../api/account';
 import { DELETE_CONFIRMATION, isDeleteConfirmed } from '../validation';
@@ -29,7 +29,7 @@ export function DeactivateModal({ onClose }: { onClose(): void }) {
       await deactivate({ confirmationText: DELETE_CONFIRMATION }).unwrap();
       await logout('/');
     } catch (failure) {
-      const code = errorBody(failure)?.code;
+      const code = fieldCode(errorBody(failure), 'confirmationText');
       setError(errorKey('deactivate', code, 'account.security.delete.error'));
     }
   };

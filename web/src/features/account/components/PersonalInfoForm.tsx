@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'rea
 import { useTranslation } from 'react-i18next';
 import { LoadingScreen } from '../../../components/LoadingScreen';
 import { errorBody } from '../../../lib/api';
+import { errorKey } from '../../../lib/error-codes';
 import { useAppDispatch } from '../../../lib/hooks';
 import { useSession } from '../../../lib/session/SessionProvider';
 import type { SettingsSectionId } from '../../../lib/settings-sections';
@@ -120,7 +121,7 @@ export function PersonalInfoForm({ markStale }: { markStale(sections: SettingsSe
         const mapped: ProfileErrors = {};
         for (const [key, code] of Object.entries(fields)) {
           const target = key === 'phone' ? 'contactNumber' : key === 'street' ? 'streetAddress' : key;
-          mapped[target as keyof ProfileUpdate] = code;
+          mapped[target as keyof ProfileUpdate] = errorKey('profile', code, 'account.profile.errors.failedToUpdate');
         }
         setErrors(mapped);
         focusFirstError(mapped);

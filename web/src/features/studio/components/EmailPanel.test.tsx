@@ -49,7 +49,7 @@ describe('the e-mail delivery panel', () => {
         statusCode: 400,
         code: 'VALIDATION.FAILED',
         message: 'Invalid',
-        fields: { recipientEmail: 'services.email.invalidEmail' },
+        fields: { recipientEmail: 'EMAIL.INVALID_ADDRESS' },
       },
     };
     fakeServer({

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorBody } from '../../../lib/api';
+import { errorKey, fieldCode } from '../../../lib/error-codes';
 import { useSendResultEmailMutation } from '../api/tracks';
 
 /** How long 'Sent' stays on the button (spec §4). */
@@ -29,8 +30,7 @@ export function EmailPanel({ trackId, service, unlocked }: { trackId: string; se
       await send({ trackId, recipientEmail: email.trim(), service }).unwrap();
       setSent(true);
     } catch (failure) {
-      const body = errorBody(failure);
-      setError(body?.fields?.recipientEmail ? 'studio:email.invalid' : 'studio:email.failed');
+      setError(errorKey('resultEmail', fieldCode(errorBody(failure), 'recipientEmail'), 'studio:email.failed'));
     }
   };
 
