@@ -151,13 +151,14 @@ function unreadableBody(): Error & { statusCode: number } {
 /** The newest event position a client's socket delivered (web/src/lib/api.ts sends it on every call). */
 export const SEEN_POSITION_HEADER = 'kora-seen-position';
 /** How long a request waits for this process's read models to show what its client was told. */
-const SEEN_WAIT_MS = 2_000;
+const SEEN_WAIT_MS = 1_000;
 
 /**
  * Reading after a push: the socket tells a client of an event as soon as it is durable, before this process's read
  * models have applied it (docs/architecture.md, "Pushing to sockets"). A request that says which position its client
- * has seen waits until they have, at most two seconds, so a list refetched because a message said a track changed
- * shows the change. Without the header, or when the read models are already there, it goes straight on.
+ * has seen waits until they have, so a list refetched because a message said a track changed shows the change; at
+ * most a second, so a stuck read model costs a request no more. Without the header, or when the read models are
+ * already there, it goes straight on.
  */
 export function readAfterPush(
   fastify: FastifyInstance,
