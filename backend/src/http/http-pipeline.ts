@@ -254,6 +254,9 @@ export async function serveWebClient(app: NestFastifyApplication, webDist: strin
     index: false,
     // One route per file of the build (it does not change while the server runs): API paths never touch the disk.
     wildcard: false,
+    // The build writes a brotli and a gzip copy of each script, style sheet and page (web/vite.config.ts): the
+    // browser gets the one it accepts, nothing is compressed per request.
+    preCompressed: true,
     setHeaders(reply, path) {
       reply.header('Cache-Control', path.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },

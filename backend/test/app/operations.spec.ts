@@ -1,6 +1,7 @@
 import helmet from 'helmet';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { IncomingMessage, ServerResponse } from 'node:http';
+import { get, type IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -11,6 +12,20 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { tempDir } from '../support/temp';
 
 const OPS_TOKEN = 'ops-token-for-the-tests-0123456789';
+const BIG_SCRIPT = Buffer.from(Array.from({ length: 2000 }, (_, i) => `export const line${i} = ${i};`).join('\n'));
+
+/** One GET as it comes off the wire (no client-side decoding): status, headers and the body's bytes. */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
+    }).on('error', reject);
+  });
+}
 const ops = { Authorization: `Bearer ${OPS_TOKEN}` };
 
 describe('operations endpoints', () => {
@@ -20,6 +35,10 @@ describe('operations endpoints', () => {
     mkdirSync(join(web.path, 'assets'));
     writeFileSync(join(web.path, 'index.html'), '<!doctype html><div id="root"></div>');
     writeFileSync(join(web.path, 'assets', 'app-1234.js'), 'console.log(1)');
+    // As the web build writes them (web/vite.config.ts): a brotli and a gzip copy beside the script.
+    writeFileSync(join(web.path, 'assets', 'big-5678.js'), BIG_SCRIPT);
+    writeFileSync(join(web.path, 'assets', 'big-5678.js.br'), brotliCompressSync(BIG_SCRIPT));
+    writeFileSync(join(web.path, 'assets', 'big-5678.js.gz'), gzipSync(BIG_SCRIPT));
     test = await startTestApp({ env: { WEB_DIST: web.path, OPS_TOKEN } });
   });
   afterAll(async () => {
@@ -150,6 +169,24 @@ describe('operations endpoints', () => {
     expect(api.body).toMatchObject({ statusCode: 404, code: 'HTTP.NOT_FOUND' });
     const script = await request(test.url).get('/missing.js').set('Accept', 'application/javascript').expect(404);
     expect(script.body).toMatchObject({ statusCode: 404, code: 'HTTP.NOT_FOUND' });
+  });
+
+  it("sends the build's brotli or gzip copy of a script to a browser that accepts it, the script itself otherwise", async () => {
+    const url = `${test.url}/assets/big-5678.js`;
+    const br = await rawGet(url, { 'Accept-Encoding': 'gzip, deflate, br, zstd' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(br.body.length).toBeLessThan(BIG_SCRIPT.length / 3);
+    expect(brotliDecompressSync(br.body).equals(BIG_SCRIPT)).toBe(true);
+    const gz = await rawGet(url, { 'Accept-Encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(BIG_SCRIPT)).toBe(true);
+    const plain = await rawGet(url, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(BIG_SCRIPT)).toBe(true);
   });
 
   it('answers unreadable, oversized and unsupported bodies with the API error shape, and reads an empty one as none', async () => {
