@@ -14,6 +14,13 @@ interface NoteMessage {
   position: number;
 }
 
+function connected(socket: Socket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+}
+
 describe('Socket.IO gateway', () => {
   let test: TestApp;
   const sockets: Socket[] = [];
@@ -22,13 +29,6 @@ describe('Socket.IO gateway', () => {
     const socket = io(test.url, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
     sockets.push(socket);
     return socket;
-  }
-
-  function connected(socket: Socket): Promise<void> {
-    return new Promise((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
   }
 
   async function write(userToken: string, noteId: string, text: string): Promise<number> {
@@ -164,10 +164,7 @@ describe('reading after a push', () => {
   it('a request naming the position its socket delivered waits until the read models show that event', async () => {
     const token = await test.token('fatou');
     socket = io(test.url, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
-    await new Promise<void>((resolve, reject) => {
-      socket!.once('connect', () => resolve());
-      socket!.once('connect_error', reject);
-    });
+    await connected(socket);
     const pushed = new Promise<NoteMessage>((resolve) => socket!.once('note.changed', resolve));
     gate.closed = true;
     await request(test.url)
