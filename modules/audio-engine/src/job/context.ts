@@ -3,7 +3,10 @@
  *
  * Long DSP work runs in chunks; after each chunk the code awaits `tick(fraction)`, which throws CancelledError once
  * the signal is aborted, reports progress (throttled) and yields to the event loop every ~40 ms so that abort
- * messages, timers and progress messages get through even in a worker that does nothing but DSP.
+ * messages, timers and progress messages get through even in a worker that does nothing but DSP. While a stage waits
+ * on something that does not tick (an ffmpeg child encoding the preview, a file being written), a heartbeat repeats
+ * the current progress every `progressIntervalMs`, so a caller hears from the job at least that often whatever it
+ * is doing.
  */
 import { performance } from 'node:perf_hooks';
 import { CancelledError } from '../errors';
@@ -20,7 +23,10 @@ export interface JobContextOptions {
   signal?: AbortSignal;
   onProgress?: (event: JobProgress) => void;
   onResource?: (event: ResourceEvent) => void;
-  /** Minimum interval between two progress events with the same value, ms (default 250). */
+  /**
+   * Minimum interval between two progress events with the same value, ms (default 250); also the heartbeat's period
+   * while a stage waits without ticking.
+   */
   progressIntervalMs?: number;
 }
 
@@ -37,6 +43,7 @@ export class JobContext {
   private doneWeight = 0;
   private current = { name: 'start', weight: 0 };
   private lastValue = -1;
+  private lastFraction = 0;
   private lastEmit = 0;
   private lastYield = performance.now();
   private readonly started = performance.now();
@@ -65,8 +72,16 @@ export class JobContext {
     const weight = this.weights.get(name) ?? 0;
     this.current = { name, weight };
     const t0 = performance.now();
+    this.lastFraction = 0;
     this.emit(0, true);
-    const result = await run(this.tick);
+    const heartbeat = this.onProgress ? setInterval(() => this.emit(this.lastFraction, false), this.interval) : null;
+    heartbeat?.unref();
+    let result: T;
+    try {
+      result = await run(this.tick);
+    } finally {
+      if (heartbeat) clearInterval(heartbeat);
+    }
     this.timings[name] = (this.timings[name] ?? 0) + (performance.now() - t0) / 1000;
     this.doneWeight += weight;
     this.emit(0, true);
@@ -91,6 +106,7 @@ export class JobContext {
 
   readonly tick: Tick = async (fraction: number) => {
     this.throwIfCancelled();
+    this.lastFraction = fraction;
     this.emit(fraction, false);
     const now = performance.now();
     if (now - this.lastYield >= YIELD_EVERY_MS) {
