@@ -50,6 +50,9 @@ CREATE TABLE IF NOT EXISTS events (
 
 const COLUMNS = 'position, id, stream, revision, type, data, metadata';
 
+/** How many of its latest appends a store keeps in memory for `readAll` (see `LogTail`). */
+const TAIL_EVENTS = 1_000;
+
 interface QueuedAppend {
   readonly streamName: string;
   readonly events: readonly EventToAppend[];
@@ -78,6 +81,7 @@ export class SqliteEventStore extends EventStore {
   private readonly readAllStatements = new Map<string, Statement<unknown[], EventRow>>();
   private readonly queued: QueuedAppend[] = [];
   private flushing = false;
+  private readonly tail = new LogTail(TAIL_EVENTS);
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -142,7 +146,9 @@ export class SqliteEventStore extends EventStore {
   /** Writes a group in one transaction; settles every request once the commit is known. */
   private commitGroup(group: QueuedAppend[]): void {
     const w = this.db.writer;
-    const outcomes: Array<{ ok: true; append: AppendResult; written: number } | { ok: false; error: unknown }> = [];
+    const outcomes: Array<
+      { ok: true; append: AppendResult; written: readonly RecordedEvent[] } | { ok: false; error: unknown }
+    > = [];
     try {
       w.exec('BEGIN IMMEDIATE');
       for (const request of group) {
@@ -164,9 +170,10 @@ export class SqliteEventStore extends EventStore {
       for (const request of group) request.reject(error);
       return;
     }
-    const written = outcomes.reduce((sum, outcome) => sum + (outcome.ok ? outcome.written : 0), 0);
-    if (written > 0) {
-      this.onAppended?.(written);
+    const written = outcomes.flatMap((outcome) => (outcome.ok ? outcome.written : []));
+    if (written.length > 0) {
+      this.tail.add(written);
+      this.onAppended?.(written.length);
       this.appended.notify();
     }
     group.forEach((request, i) => {
@@ -180,9 +187,9 @@ export class SqliteEventStore extends EventStore {
     streamName: string,
     events: readonly EventToAppend[],
     expected: ExpectedRevision,
-  ): { append: AppendResult; written: number } {
+  ): { append: AppendResult; written: readonly RecordedEvent[] } {
     const previous = this.findById.get(events[0]!.id);
-    if (previous) return { append: this.idempotentRepeat(streamName, events, previous), written: 0 };
+    if (previous) return { append: this.idempotentRepeat(streamName, events, previous), written: [] };
 
     const current = this.lastRevision.get(streamName)?.revision ?? null;
     const actual = current === null ? 'no_stream' : current;
@@ -195,20 +202,25 @@ export class SqliteEventStore extends EventStore {
 
     let revision = current ?? -1;
     let position = 0;
+    const written: RecordedEvent[] = [];
     for (const event of events) {
       revision += 1;
-      const info = this.insert.run(
+      const row: EventRow = [
+        0,
         event.id,
         streamName,
         revision,
         event.type,
-        event.metadata.userId,
         JSON.stringify(event.data),
         JSON.stringify(event.metadata),
-      );
+      ];
+      const info = this.insert.run(row[1], row[2], row[3], row[4], event.metadata.userId, row[5], row[6]);
       position = Number(info.lastInsertRowid);
+      row[0] = position;
+      // Read back from the stored text, as a reader of the table would get it: nothing the caller still holds.
+      written.push(toRecorded(row));
     }
-    return { append: { nextExpectedRevision: revision, position }, written: events.length };
+    return { append: { nextExpectedRevision: revision, position }, written };
   }
 
   /** The first id is already stored: acknowledge only if the whole batch was stored here, in the same order. */
@@ -239,6 +251,8 @@ export class SqliteEventStore extends EventStore {
   async readAll(options: ReadAllOptions): Promise<ReadAllResult> {
     const head = this.headStatement.get()?.head ?? 0;
     if (head <= options.after) return { events: [], scannedTo: options.after };
+    const fromTail = this.tail.read(options, head);
+    if (fromTail) return fromTail;
     const types = options.types ?? [];
     const key = `${types.length}:${options.userId === undefined ? 0 : 1}`;
     let statement = this.readAllStatements.get(key);
@@ -275,6 +289,53 @@ export class SqliteEventStore extends EventStore {
   async close(): Promise<void> {
     this.appended.notify();
   }
+}
+
+/**
+ * The events this process appended last, in position order with no gap, frozen (every reader gets the same
+ * objects). After an append every projection, processor and the socket publisher read what it wrote: they find it
+ * here instead of each running the query and parsing the rows again. A read is served from the tail only when the
+ * tail holds every position from the reader's to the log's head; an append by another process (a command-line
+ * tool on the same file) leaves a gap, and reads go to the table until the tail starts again after it.
+ */
+export class LogTail {
+  private events: RecordedEvent[] = [];
+
+  constructor(private readonly capacity: number) {}
+
+  add(written: readonly RecordedEvent[]): void {
+    for (const event of written) {
+      const last = this.events[this.events.length - 1];
+      if (last && event.position !== last.position + 1) this.events = [];
+      this.events.push(deepFreeze(event));
+    }
+    if (this.events.length > 2 * this.capacity) this.events = this.events.slice(-this.capacity);
+  }
+
+  /** What `readAll` would return, or null when the tail does not hold all of (after, head]. */
+  read(options: ReadAllOptions, head: number): ReadAllResult | null {
+    const first = this.events[0];
+    const last = this.events[this.events.length - 1];
+    if (!first || !last || first.position > options.after + 1 || last.position !== head) return null;
+    const types = options.types && options.types.length > 0 ? options.types : null;
+    const events: RecordedEvent[] = [];
+    for (let i = Math.max(0, options.after + 1 - first.position); i < this.events.length; i += 1) {
+      const event = this.events[i]!;
+      if (types && !types.includes(event.type)) continue;
+      if (options.userId !== undefined && event.metadata.userId !== options.userId) continue;
+      events.push(event);
+      if (events.length === options.maxCount) return { events, scannedTo: event.position };
+    }
+    return { events, scannedTo: head };
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 function toRecorded([position, id, stream, revision, type, data, metadata]: EventRow): RecordedEvent {
