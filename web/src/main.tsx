@@ -30,6 +30,9 @@ const session = new SessionManager({
   language: currentLanguage,
   locks: navigator.locks,
 });
+// The issuer's settings and oidc-client-ts are fetched now, beside the texts and the route's chunk, instead of once
+// the first render asks for the session (a failure here is retried by that call).
+session.manager().catch(() => undefined);
 
 let store: AppStore | null = null;
 const realtime = new RealtimeClient({
