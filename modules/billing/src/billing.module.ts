@@ -1,8 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { BILLING_OPTIONS, type BillingOptions } from './application/billing-options';
 import { BillingReactions } from './application/billing-reactions';
-import { CancelOrangeMoneyController } from './application/cancel-orange-money/cancel-orange-money.controller';
-import { CancelOrangeMoneyService } from './application/cancel-orange-money/cancel-orange-money.service';
+import { CancelPaymentController } from './application/cancel-payment/cancel-payment.controller';
+import { CancelPaymentService } from './application/cancel-payment/cancel-payment.service';
 import { CancelRenewalController } from './application/cancel-renewal/cancel-renewal.controller';
 import { CapturePayPalController } from './application/capture-paypal/capture-paypal.controller';
 import { CapturePayPalService } from './application/capture-paypal/capture-paypal.service';
@@ -61,7 +61,7 @@ export class BillingModule {
         CreatePaymentController,
         PaymentStatusController,
         CapturePayPalController,
-        CancelOrangeMoneyController,
+        CancelPaymentController,
         PaymentHistoryController,
         WebhooksController,
         UnlockController,
@@ -81,7 +81,7 @@ export class BillingModule {
         CreatePaymentService,
         CapturePayPalService,
         PaymentStatusService,
-        CancelOrangeMoneyService,
+        CancelPaymentService,
         ProviderCallbacksService,
         PaymentReconciler,
         CreditExpiry,

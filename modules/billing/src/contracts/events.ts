@@ -116,7 +116,10 @@ export type PaymentIntentCreated = DomainEvent<
     /** The price it is sold at, from the catalogue version below. */
     price: Money;
     catalogueVersion: string;
-    /** When the provider stops accepting it (Orange Money's QR validity), or null. */
+    /**
+     * When the provider stops accepting it (Orange Money's QR validity, a PayPal order's approval window), or null
+     * (PayPal payments created before the window was recorded).
+     */
     expiresAt: string | null;
   }
 >;

@@ -2,6 +2,12 @@ import type { Decider } from '@kora/kernel';
 import type { Money, PaymentEvent, PaymentIntentCreated, PaymentStatus } from '../contracts/events';
 import { BillingError, paymentNotFound } from './errors';
 
+/**
+ * How long PayPal lets a payer approve an order: an order still unapproved after it has expired at PayPal, and
+ * its payment expires here too (the reconciler's pass), so abandoned checkouts leave the pending list.
+ */
+export const PAYPAL_APPROVAL_WINDOW_MS = 3 * 60 * 60 * 1000;
+
 export interface PaymentState {
   intent: PaymentIntentCreated['data'] | null;
   status: PaymentStatus | null;

@@ -14,6 +14,7 @@ import {
 } from '../../contracts/events';
 import { packCredits, packPrice, PAY_PER_TRACK, toMajor, toMinor } from '../../domain/catalogue';
 import { BillingError, providerUnavailable } from '../../domain/errors';
+import { PAYPAL_APPROVAL_WINDOW_MS } from '../../domain/payment';
 import { OrangeMoneyGateway, PayPalGateway, ProviderRefusal, ProviderUnavailable } from '../../providers/port';
 import { BILLING_OPTIONS, type BillingOptions } from '../billing-options';
 import { CatalogueService } from '../catalogue/catalogue.service';
@@ -205,7 +206,8 @@ export class CreatePaymentService {
           returnUrl: `${this.options.publicUrl}/payment/success`,
           cancelUrl: `${this.options.publicUrl}/payment/cancel`,
         });
-        await this.record(paymentId, { ...base, providerRef: order.id, expiresAt: null }, context);
+        const expiresAt = new Date(this.clock.now().getTime() + PAYPAL_APPROVAL_WINDOW_MS).toISOString();
+        await this.record(paymentId, { ...base, providerRef: order.id, expiresAt }, context);
         return {
           success: true,
           paymentId,

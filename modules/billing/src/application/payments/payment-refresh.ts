@@ -2,10 +2,21 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '@kora/kernel';
 import { CommandContexts } from '@kora/kernel/nest';
 import type { PaymentState } from '../../domain/payment';
-import { OrangeMoneyGateway, type OrangeMoneyTransaction, PayPalGateway } from '../../providers/port';
+import {
+  OrangeMoneyGateway,
+  type OrangeMoneyTransaction,
+  PayPalGateway,
+  type PayPalOrder,
+  ProviderRefusal,
+} from '../../providers/port';
 import { CapturePayPalService } from '../capture-paypal/capture-paypal.service';
 import { Ledger } from '../ledger';
 import { completedCapture, PaymentRecords, paypalMoney } from './payment-records';
+
+/** PayPal's answers for an order it no longer has (the sandbox's, then the REST API's detail issue). */
+const ORDER_GONE = new Set(['RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID']);
+/** Order statuses that still wait for the payer. */
+const AWAITING_PAYER = new Set<PayPalOrder['status']>(['CREATED', 'SAVED', 'PAYER_ACTION_REQUIRED']);
 
 /**
  * Asks the provider about a pending payment and records what it says: for the status poll, an unlock or a cancel
@@ -31,7 +42,17 @@ export class PaymentRefresh {
       await this.applyOrangeMoney(paymentId, state, transaction, source);
       return;
     }
-    const order = await this.paypal.getOrder(intent.providerRef);
+    let order: PayPalOrder;
+    try {
+      order = await this.paypal.getOrder(intent.providerRef);
+    } catch (error) {
+      // PayPal no longer knows an order nobody approved in time.
+      if (error instanceof ProviderRefusal && ORDER_GONE.has(error.issue) && this.expired(state)) {
+        await this.ledger.payment(paymentId, { type: 'Expire' }, this.contexts.forSystem(intent.ownerId, paymentId));
+        return;
+      }
+      throw error;
+    }
     const capture = completedCapture(order);
     if (order.status === 'COMPLETED' && capture) {
       await this.records.recordCapture(paymentId, intent.ownerId, capture.id, paypalMoney(capture.amount), source);
@@ -43,7 +64,16 @@ export class PaymentRefresh {
         { type: 'Cancel', by: 'provider' },
         this.contexts.forSystem(intent.ownerId, paymentId),
       );
+    } else if (AWAITING_PAYER.has(order.status) && this.expired(state)) {
+      // Abandoned at checkout: the payer never approved it within PayPal's window.
+      await this.ledger.payment(paymentId, { type: 'Expire' }, this.contexts.forSystem(intent.ownerId, paymentId));
     }
+  }
+
+  /** Whether the provider's window for this payment (`expiresAt`) has passed. */
+  private expired(state: PaymentState): boolean {
+    const expiresAt = state.intent!.expiresAt;
+    return expiresAt !== null && expiresAt <= this.clock.now().toISOString();
   }
 
   /** Applies what Orange Money says about a payment (callback, status poll, reconciler). */
@@ -77,13 +107,7 @@ export class PaymentRefresh {
         return;
       default: {
         // Nobody paid (Orange Money reports no transaction) and the QR code's validity has passed: it expired.
-        const expiresAt = state.intent!.expiresAt;
-        if (
-          transaction.status === 'INITIATED' &&
-          source !== 'callback' &&
-          expiresAt &&
-          expiresAt <= this.clock.now().toISOString()
-        ) {
+        if (transaction.status === 'INITIATED' && source !== 'callback' && this.expired(state)) {
           await this.ledger.payment(paymentId, { type: 'Expire' }, context);
         }
         return;

@@ -1,13 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { CommandContexts } from '@kora/kernel/nest';
+import type { PaymentProvider } from '../../contracts/events';
 import { paymentNotFound } from '../../domain/errors';
 import { ProviderRefusal, ProviderUnavailable } from '../../providers/port';
 import { Ledger } from '../ledger';
 import { PaymentRecords } from '../payments/payment-records';
 import { PaymentRefresh } from '../payments/payment-refresh';
 
+/**
+ * The customer gives up on a pending payment: the Orange Money QR closed, the PayPal window closed without approval.
+ * The provider is asked first, so a payment it has the money for is recorded as paid (409 BILLING.ALREADY_PAID)
+ * rather than marked cancelled. A PayPal order approved after this is never captured: capture takes pending
+ * payments only, so nothing is charged.
+ */
 @Injectable()
-export class CancelOrangeMoneyService {
+export class CancelPaymentService {
   constructor(
     private readonly ledger: Ledger,
     private readonly records: PaymentRecords,
@@ -15,10 +22,9 @@ export class CancelOrangeMoneyService {
     private readonly contexts: CommandContexts,
   ) {}
 
-  async cancel(userId: string, id: string): Promise<{ success: boolean; status: string }> {
+  async cancel(userId: string, id: string, provider: PaymentProvider): Promise<{ success: boolean; status: string }> {
     const { paymentId, state } = await this.records.owned(userId, id);
-    if (state.intent!.provider !== 'ORANGE_MONEY') throw paymentNotFound();
-    // The customer may have paid a moment ago: ask first, so a paid payment is never marked cancelled.
+    if (state.intent!.provider !== provider) throw paymentNotFound();
     if (state.status === 'pending') {
       try {
         await this.refresh.refresh(paymentId, state, 'status');
