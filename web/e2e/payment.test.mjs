@@ -317,7 +317,7 @@ describe('payments in Chromium', { concurrency: false }, () => {
     assert.deepEqual(pageErrors, []);
   });
 
-  test('Cancel on the PayPal sandbox page: /payment/cancel closes the popup, the panel says so, a second try pays', async () => {
+  test('Cancel on the PayPal sandbox page: /payment/cancel closes the popup, the payment is cancelled, a second try pays', async () => {
     // Another account, so the history above stays as it is.
     const context = await browser.newContext({
       locale: 'en-US',
@@ -359,9 +359,9 @@ describe('payments in Chromium', { concurrency: false }, () => {
       await popup.getByRole('button', { name: 'Cancel', exact: true }).click({ noWaitAfter: true });
       await closed;
       assert.ok(visited.includes('/payment/cancel'), `the popup went through /payment/cancel: ${visited.join(' ')}`);
-      // The panel says the payment did not go through, and lets the user pay again.
+      // The panel says the payment was cancelled, and lets the user pay again.
       const banner = panel.locator('.payment-banner--error');
-      await banner.getByText("The payment couldn't be completed. Please try again.").waitFor({ timeout: 15_000 });
+      await banner.getByText('PayPal payment cancelled. Nothing was charged.').waitFor({ timeout: 15_000 });
       assert.equal(await panel.getByText('Payment received. Thank you!').count(), 0);
       await tab.waitForFunction(
         () => [...document.querySelectorAll('.payment-methods__paypal')].some((button) => !button.disabled),
@@ -385,13 +385,15 @@ describe('payments in Chromium', { concurrency: false }, () => {
         .getByText(/5 left, 0 used of 5/)
         .waitFor({ timeout: 15_000 });
 
-      // The history: the cancelled checkout took no money, the second one is the paid pack.
+      // The history: the cancelled checkout took no money (and is not left pending), the second one is the paid pack.
       await tab.goto(`${server.baseUrl}/accountSettings?section=payments`);
       const payments = tab.locator('section[aria-labelledby=payments-title]');
       await payments.locator('tbody tr').nth(1).waitFor();
       const rows = await payments.locator('tbody tr').allInnerTexts();
       assert.equal(rows.length, 2);
       assert.equal(rows.filter((row) => /Paid/.test(row)).length, 1, rows.join(' | '));
+      assert.equal(rows.filter((row) => /Failed/.test(row)).length, 1, rows.join(' | '));
+      assert.equal(rows.filter((row) => /Pending/.test(row)).length, 0, rows.join(' | '));
       assert.deepEqual(errors, []);
     } finally {
       await context.close();

@@ -9,6 +9,7 @@ import {
   type Intent,
   type IntentRequest,
   useCancelOrangeMoneyMutation,
+  useCancelPayPalMutation,
   useCapturePayPalMutation,
   useCreateIntentMutation,
   useGetPaymentsConfigQuery,
@@ -45,6 +46,8 @@ export interface Checkout {
   /** PayPal's JS SDK asks for an order id, then says it is approved. */
   createPayPalOrder(order: CheckoutOrder): Promise<string>;
   capturePayPal(orderId: string): Promise<void>;
+  /** The payer left PayPal without approving (the SDK's cancel): the payment is cancelled on the server. */
+  cancelPayPal(orderId: string): Promise<void>;
   /** The Orange Money modal's outcomes. */
   orangeClosed(reason: 'user' | 'expired' | 'failed' | 'paid'): void;
   /** A step of the caller (a credit, the unlock) runs under the same lock. */
@@ -64,6 +67,7 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
   const [createIntent] = useCreateIntentMutation();
   const [capture] = useCapturePayPalMutation();
   const [cancelOrange] = useCancelOrangeMoneyMutation();
+  const [cancelPayPalOrder] = useCancelPayPalMutation();
   const [askStatus] = usePaymentStatusMutation();
   const now = useNow(1000);
   const cooldown = cooldownRemaining(localStorage, now);
@@ -102,6 +106,25 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
     }
   }, []);
 
+  const cancelPayPal = useCallback(
+    async (orderId: string) => {
+      setPhase('capturing');
+      setBusy(true);
+      try {
+        await cancelPayPalOrder(orderId).unwrap();
+        fail('payment:errors.paypalCancelled');
+      } catch (caught) {
+        if (failureCode(caught) !== 'BILLING.ALREADY_PAID') return fail('payment:errors.notCompleted');
+        // PayPal had the money after all (approved and captured meanwhile): the payment stands.
+        const answer = await askStatus(orderId)
+          .unwrap()
+          .catch(() => null);
+        await succeed(answer?.paymentId ?? orderId);
+      }
+    },
+    [askStatus, cancelPayPalOrder, fail, succeed],
+  );
+
   const capturePayPal = useCallback(
     async (orderId: string) => {
       setPhase('capturing');
@@ -120,10 +143,13 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
           .unwrap()
           .catch(() => null);
         if (answer?.status === 'COMPLETED') return succeed(answer.paymentId ?? orderId);
-        fail(answer?.status === 'FAILED' ? 'payment:errors.failed' : 'payment:errors.notCompleted');
+        if (answer?.status === 'FAILED') return fail('payment:errors.failed');
+        // Not approved: the window was closed before approving. The payment is cancelled rather than left pending.
+        if (code === 'BILLING.PAYMENT_NOT_APPROVED') return cancelPayPal(orderId);
+        fail('payment:errors.notCompleted');
       }
     },
-    [askStatus, capture, fail, succeed],
+    [askStatus, cancelPayPal, capture, fail, succeed],
   );
 
   const createPayPalOrder = useCallback(
@@ -246,6 +272,7 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
     payWithOrangeMoney,
     createPayPalOrder,
     capturePayPal,
+    cancelPayPal,
     orangeClosed,
     run,
     setBusy,
@@ -359,7 +386,7 @@ function PayPalButtons(props: {
         const rendered = paypal.Buttons({
           createOrder: () => latest.current.checkout.createPayPalOrder(latest.current.order),
           onApprove: (data: { orderID: string }) => latest.current.checkout.capturePayPal(data.orderID),
-          onCancel: () => latest.current.checkout.fail('payment:errors.notCompleted'),
+          onCancel: (data: { orderID: string }) => void latest.current.checkout.cancelPayPal(data.orderID),
           onError: () => latest.current.checkout.fail('payment:errors.processing'),
         });
         buttons = rendered;

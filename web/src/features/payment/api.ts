@@ -94,6 +94,10 @@ const paymentApi = api.injectEndpoints({
     capturePayPal: build.mutation<{ success: boolean; message?: string; paymentId: string }, string>({
       query: (orderId) => ({ url: `/payments/paypal/capture/${encodeURIComponent(orderId)}`, method: 'POST' }),
     }),
+    /** The PayPal window closed without approval: the server asks PayPal, then cancels (409 ALREADY_PAID if paid). */
+    cancelPayPal: build.mutation<{ success: boolean; status: string }, string>({
+      query: (orderId) => ({ url: `/payments/paypal/${encodeURIComponent(orderId)}/cancel`, method: 'POST' }),
+    }),
     cancelOrangeMoney: build.mutation<{ success: boolean }, { paymentId: string; trackId?: string }>({
       query: ({ paymentId, trackId }) => ({
         url: `/payments/orange-money/${encodeURIComponent(paymentId)}/cancel`,
@@ -138,6 +142,7 @@ export const {
   usePaymentStatusMutation,
   useCapturePayPalMutation,
   useCancelOrangeMoneyMutation,
+  useCancelPayPalMutation,
   useUnlockMasterMutation,
   useTrackStatusMutation,
   useTrackMasterMutation,

@@ -3,7 +3,7 @@ export interface PayPalNamespace {
   Buttons(options: {
     createOrder(): Promise<string>;
     onApprove(data: { orderID: string }): Promise<void>;
-    onCancel(): void;
+    onCancel(data: { orderID: string }): void;
     onError(error: unknown): void;
   }): { render(container: HTMLElement): Promise<void>; close(): Promise<void> };
 }
