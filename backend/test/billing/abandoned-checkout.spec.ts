@@ -4,7 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestClock } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { eventsOf } from './billing-support';
+import { eventsOf, signedIn, type SignedIn } from './billing-support';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -12,8 +12,7 @@ const HOUR = 60 * 60 * 1000;
 describe('billing: an abandoned PayPal checkout', () => {
   const clock = new TestClock(new Date('2026-05-04T09:00:00.000Z'));
   let test: TestApp;
-  const user = async (userId: string) => ({ userId, auth: { Authorization: `Bearer ${await test.token(userId)}` } });
-  type Buyer = Awaited<ReturnType<typeof user>>;
+  const user = (userId: string) => signedIn(test, userId);
 
   beforeAll(async () => {
     test = await startTestApp({
@@ -25,7 +24,7 @@ describe('billing: an abandoned PayPal checkout', () => {
     await test?.close();
   });
 
-  const order = async (buyer: Buyer, provider: 'PAYPAL' | 'ORANGE_MONEY' = 'PAYPAL') => {
+  const order = async (buyer: SignedIn, provider: 'PAYPAL' | 'ORANGE_MONEY' = 'PAYPAL') => {
     const intent = await request(test.url)
       .post('/api/payments/createIntent')
       .set(buyer.auth)
@@ -34,7 +33,7 @@ describe('billing: an abandoned PayPal checkout', () => {
     return intent.body as { paymentId: string; orderId?: string; qrId?: string };
   };
   /** The payment's status as the history details it (its `status` shows cancelled and expired as failed). */
-  const statusOf = async (buyer: Buyer, paymentId: string): Promise<string> => {
+  const statusOf = async (buyer: SignedIn, paymentId: string): Promise<string> => {
     const history = await request(test.url).get('/api/payments/history').set(buyer.auth).expect(200);
     const payments = history.body.payments as Array<{ paymentId?: string; id?: string; detailedStatus: string }>;
     return payments.find((p) => (p.paymentId ?? p.id) === paymentId)!.detailedStatus;

@@ -2,13 +2,13 @@ import { PaymentReconciler, PaymentSandbox } from '@kora/billing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { eventsOf, seedTrack } from './billing-support';
+import { eventsOf, seedTrack, signedIn } from './billing-support';
 
 describe('billing over HTTP through the built-in sandbox', () => {
   let test: TestApp;
   let awa: { auth: { Authorization: string }; userId: string };
   let kofi: { auth: { Authorization: string }; userId: string };
-  const user = async (userId: string) => ({ userId, auth: { Authorization: `Bearer ${await test.token(userId)}` } });
+  const user = (userId: string) => signedIn(test, userId);
   const sandbox = () => test.app.get(PaymentSandbox);
 
   beforeAll(async () => {

@@ -6,6 +6,13 @@ import { join } from 'node:path';
 import request from 'supertest';
 import type { TestApp } from '../support/test-app';
 
+/** A user of the test app and the bearer header its API calls carry. */
+export async function signedIn(test: TestApp, userId: string) {
+  return { userId, auth: { Authorization: `Bearer ${await test.token(userId)}` } };
+}
+
+export type SignedIn = Awaited<ReturnType<typeof signedIn>>;
+
 /** Every event of these types in the log (the audit's view, never the read models). */
 export async function eventsOf(test: TestApp, types: string[]) {
   const store = test.app.get(EventStore);

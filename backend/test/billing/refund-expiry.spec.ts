@@ -6,12 +6,7 @@ import { runAudit } from '../../src/cli/audit-run';
 import { DAY, TestClock } from '../support/accounts';
 import { tempDir } from '../support/temp';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { BILLING_CLI, buyPackOverHttp, eventsOf, runCli, seedTrack } from './billing-support';
-
-const user = async (test: TestApp, userId: string) => ({
-  userId,
-  auth: { Authorization: `Bearer ${await test.token(userId)}` },
-});
+import { BILLING_CLI, buyPackOverHttp, eventsOf, runCli, seedTrack, signedIn } from './billing-support';
 
 async function auditIsClean(test: TestApp) {
   const result = await runAudit(test.app.get(EventStore), test.app.get(ReadStore), {});
@@ -32,7 +27,7 @@ describe('npm run billing -- refund <paymentId>', () => {
   });
 
   it('a pack: records the refund, takes back the unspent credits, keeps what they unlocked; twice changes nothing', async () => {
-    const awa = await user(test, 'awa-refund');
+    const awa = await signedIn(test, 'awa-refund');
     const { paymentId } = await buyPackOverHttp(test.url, awa.auth);
     const tracks = [await seedTrack(test, awa.userId), await seedTrack(test, awa.userId)];
     for (const trackId of tracks) {
@@ -76,7 +71,7 @@ describe('npm run billing -- refund <paymentId>', () => {
   }, 60_000);
 
   it('a single track: refunded, the track stays unlocked; revenue nets out; pending and unknown payments are refused', async () => {
-    const kofi = await user(test, 'kofi-refund');
+    const kofi = await signedIn(test, 'kofi-refund');
     const trackId = await seedTrack(test, kofi.userId, 'AUDIO_ENHANCEMENT');
     const intent = await request(test.url)
       .post('/api/payments/createIntent')
@@ -125,7 +120,7 @@ describe('credit expiry at a pack’s end date', () => {
     const clock = new TestClock(new Date('2026-03-01T10:00:00.000Z'));
     let test = await startTestApp({ dataDir: dir.path, clock, env: { BILLING_EXPIRY_SECONDS: '0' } });
     try {
-      const awa = await user(test, 'awa-expiry');
+      const awa = await signedIn(test, 'awa-expiry');
       const { paymentId } = await buyPackOverHttp(test.url, awa.auth);
       const trackId = await seedTrack(test, awa.userId);
       await request(test.url)
@@ -149,7 +144,7 @@ describe('credit expiry at a pack’s end date', () => {
       await auditIsClean(test);
 
       // A second account's pack falls due while the server is down: the next start expires it.
-      const kofi = await user(test, 'kofi-expiry');
+      const kofi = await signedIn(test, 'kofi-expiry');
       await buyPackOverHttp(test.url, kofi.auth, 'stems-starter');
       await test.close();
       clock.advance(40 * DAY);

@@ -42,13 +42,14 @@ export class PaymentRefresh {
       await this.applyOrangeMoney(paymentId, state, transaction, source);
       return;
     }
+    const context = this.contexts.forSystem(intent.ownerId, paymentId);
     let order: PayPalOrder;
     try {
       order = await this.paypal.getOrder(intent.providerRef);
     } catch (error) {
       // PayPal no longer knows an order nobody approved in time.
       if (error instanceof ProviderRefusal && ORDER_GONE.has(error.issue) && this.expired(state)) {
-        await this.ledger.payment(paymentId, { type: 'Expire' }, this.contexts.forSystem(intent.ownerId, paymentId));
+        await this.ledger.payment(paymentId, { type: 'Expire' }, context);
         return;
       }
       throw error;
@@ -59,14 +60,10 @@ export class PaymentRefresh {
     } else if (order.status === 'APPROVED' && source === 'reconciler') {
       await this.capturePayPal.capture(paymentId, state, 'reconciler'); // the payer approved; the window closed before capture
     } else if (order.status === 'VOIDED') {
-      await this.ledger.payment(
-        paymentId,
-        { type: 'Cancel', by: 'provider' },
-        this.contexts.forSystem(intent.ownerId, paymentId),
-      );
+      await this.ledger.payment(paymentId, { type: 'Cancel', by: 'provider' }, context);
     } else if (AWAITING_PAYER.has(order.status) && this.expired(state)) {
       // Abandoned at checkout: the payer never approved it within PayPal's window.
-      await this.ledger.payment(paymentId, { type: 'Expire' }, this.contexts.forSystem(intent.ownerId, paymentId));
+      await this.ledger.payment(paymentId, { type: 'Expire' }, context);
     }
   }
 
