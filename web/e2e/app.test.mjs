@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
-import { launchBrowser, signInOnProvider, signUpOnProvider, startServer } from './support.mjs';
+import { launchBrowser, signInOnProvider, signUpOnProvider, startServer, recordFailures, watch } from './support.mjs';
+
+recordFailures('app');
 
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -62,11 +64,13 @@ describe('Kora in Chromium', { concurrency: false }, () => {
   before(async () => {
     server = await startServer();
     browser = await launchBrowser();
-    context = await browser.newContext({
-      locale: 'en-US',
-      timezoneId: 'Africa/Dakar',
-      viewport: { width: 1280, height: 900 },
-    });
+    context = watch(
+      await browser.newContext({
+        locale: 'en-US',
+        timezoneId: 'Africa/Dakar',
+        viewport: { width: 1280, height: 900 },
+      }),
+    );
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -305,7 +309,7 @@ describe('Kora opened by 127.0.0.1 with no PUBLIC_URL (as after `npm start`)', {
   });
 
   test('is sent to the public address, signs in there and lands on the page first asked for', async () => {
-    const tab = await (await plainBrowser.newContext({ locale: 'en-US' })).newPage();
+    const tab = await watch(await plainBrowser.newContext({ locale: 'en-US' })).newPage();
     tab.setDefaultTimeout(15_000);
     const errors = [];
     tab.on('pageerror', (error) => errors.push(error.message));

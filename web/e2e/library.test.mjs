@@ -8,7 +8,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchBrowser, signUpOnProvider, startServer } from './support.mjs';
+import { launchBrowser, signUpOnProvider, startServer, recordFailures, watch } from './support.mjs';
+
+recordFailures('library');
 
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -111,7 +113,7 @@ describe('recent tracks and the media library in Chromium', { concurrency: false
     media = await mkdtemp(join(tmpdir(), 'kora-library-e2e-'));
     server = await startServer();
     browser = await launchBrowser();
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+    const context = watch(await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } }));
     page = await context.newPage();
     page.setDefaultTimeout(20_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));

@@ -7,7 +7,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchBrowser, signUpOnProvider, startServer } from './support.mjs';
+import { launchBrowser, signUpOnProvider, startServer, recordFailures, watch } from './support.mjs';
+
+recordFailures('mixing');
 
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -90,11 +92,13 @@ describe('the mixing studio in Chromium', { concurrency: false }, () => {
     ]);
     server = await startServer();
     browser = await launchBrowser();
-    const context = await browser.newContext({
-      locale: 'en-US',
-      viewport: { width: 1280, height: 900 },
-      acceptDownloads: true,
-    });
+    const context = watch(
+      await browser.newContext({
+        locale: 'en-US',
+        viewport: { width: 1280, height: 900 },
+        acceptDownloads: true,
+      }),
+    );
     page = await context.newPage();
     page.setDefaultTimeout(30_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));

@@ -10,7 +10,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchBrowser, signUpOnProvider, startServer } from './support.mjs';
+import { launchBrowser, signUpOnProvider, startServer, recordFailures, watch } from './support.mjs';
+
+recordFailures('payment');
 
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -120,12 +122,14 @@ describe('payments in Chromium', { concurrency: false }, () => {
     songs.third = wav(join(media, 'dakar-night.wav'), 12);
     server = await startServer();
     browser = await launchBrowser();
-    const context = await browser.newContext({
-      locale: 'en-US',
-      timezoneId: 'America/New_York',
-      viewport: { width: 1280, height: 900 },
-      acceptDownloads: true,
-    });
+    const context = watch(
+      await browser.newContext({
+        locale: 'en-US',
+        timezoneId: 'America/New_York',
+        viewport: { width: 1280, height: 900 },
+        acceptDownloads: true,
+      }),
+    );
     page = await context.newPage();
     page.setDefaultTimeout(30_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -319,11 +323,13 @@ describe('payments in Chromium', { concurrency: false }, () => {
 
   test('Cancel on the PayPal sandbox page: /payment/cancel closes the popup, the payment is cancelled, a second try pays', async () => {
     // Another account, so the history above stays as it is.
-    const context = await browser.newContext({
-      locale: 'en-US',
-      timezoneId: 'Africa/Dakar',
-      viewport: { width: 1280, height: 900 },
-    });
+    const context = watch(
+      await browser.newContext({
+        locale: 'en-US',
+        timezoneId: 'Africa/Dakar',
+        viewport: { width: 1280, height: 900 },
+      }),
+    );
     const tab = await context.newPage();
     tab.setDefaultTimeout(30_000);
     const errors = [];

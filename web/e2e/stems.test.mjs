@@ -20,7 +20,9 @@ import { promisify } from 'node:util';
 import { build } from 'vite';
 import react from '@vitejs/plugin-react';
 import JSZip from 'jszip';
-import { launchBrowser, ROOT, signUpOnProvider, startServer } from './support.mjs';
+import { launchBrowser, ROOT, signUpOnProvider, startServer, recordFailures, watch } from './support.mjs';
+
+recordFailures('stems');
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -192,11 +194,13 @@ describe('the stems board and the video result in Chromium', { concurrency: fals
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${server.address().port}`;
     browser = await launchBrowser();
-    const context = await browser.newContext({
-      locale: 'en-US',
-      viewport: { width: 1280, height: 900 },
-      acceptDownloads: true,
-    });
+    const context = watch(
+      await browser.newContext({
+        locale: 'en-US',
+        viewport: { width: 1280, height: 900 },
+        acceptDownloads: true,
+      }),
+    );
     page = await context.newPage();
     page.setDefaultTimeout(20_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -420,11 +424,13 @@ describe('the stems result in the studio, on the real server', { concurrency: fa
     ]);
     app = await startServer();
     appBrowser = await launchBrowser();
-    const context = await appBrowser.newContext({
-      locale: 'en-US',
-      viewport: { width: 1280, height: 900 },
-      acceptDownloads: true,
-    });
+    const context = watch(
+      await appBrowser.newContext({
+        locale: 'en-US',
+        viewport: { width: 1280, height: 900 },
+        acceptDownloads: true,
+      }),
+    );
     studio = await context.newPage();
     studio.setDefaultTimeout(30_000);
     studio.on('pageerror', (error) => errors.push(error.message));

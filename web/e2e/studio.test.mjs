@@ -7,7 +7,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchBrowser, signUpOnProvider, startServer } from './support.mjs';
+import { launchBrowser, signUpOnProvider, startServer, recordFailures, watch } from './support.mjs';
+
+recordFailures('studio');
 
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -136,7 +138,7 @@ describe('the studio in Chromium', { concurrency: false }, () => {
     longSong = wav(join(media, 'long-take.wav'), 16 * 60, { rate: 22050, channels: 1 });
     server = await startServer();
     browser = await launchBrowser();
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+    const context = watch(await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } }));
     page = await context.newPage();
     page.setDefaultTimeout(30_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));

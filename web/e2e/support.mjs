@@ -2,17 +2,21 @@
 // Chromium through playwright-core (the system's, else the npm-shipped one: `browser.mjs`), and the operator command
 // lines.
 import { spawn, execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach } from 'node:test';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { chromiumExecutable } from './browser.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
+
+/** Where a failed browser test leaves what happened (`recordFailures`); `web/e2e/run.mjs` prints it after a failure. */
+export const ARTIFACTS = process.env.KORA_E2E_ARTIFACTS ?? join(ROOT, 'web', 'e2e', 'artifacts');
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -49,7 +53,8 @@ export async function startServer({ publicUrl = true } = {}) {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     PUBLIC_URL: baseUrl,
-    LOG_LEVEL: 'warn',
+    // Every request is logged, so a failed test's server log shows what reached the server and what it answered.
+    LOG_LEVEL: process.env.KORA_E2E_LOG_LEVEL ?? 'info',
     // The suite follows e-mailed links: the outbox is open to it, as on a development machine.
     DEV_OUTBOX: 'on',
   };
@@ -77,7 +82,7 @@ export async function startServer({ publicUrl = true } = {}) {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return {
+  const server = {
     baseUrl,
     port,
     env,
@@ -89,6 +94,7 @@ export async function startServer({ publicUrl = true } = {}) {
       return stdout;
     },
     async stop() {
+      running.delete(server);
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
@@ -98,6 +104,8 @@ export async function startServer({ publicUrl = true } = {}) {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+  running.add(server);
+  return server;
 }
 
 /** Chromium headless: CHROMIUM_PATH, else the system's, else the npm-shipped one (`browser.mjs`). */
@@ -152,4 +160,88 @@ export async function signInOnProvider(page, { email, password }) {
   await page.locator('#f-email').fill(email);
   await page.locator('#f-password').fill(password);
   await page.locator('form button[type="submit"]').click();
+}
+
+/** The servers this file started and the browser contexts it watches, and what they did during the current test. */
+const running = new Set();
+const contexts = new Set();
+let journal = { console: [], network: [] };
+
+const stamp = () => new Date().toISOString().slice(11, 23);
+
+/**
+ * Records what a browser context does: its console and page errors, each page's navigations, every request with its
+ * answer (status and time) or its failure. Kept for the current test only; written out if it fails.
+ */
+export function watch(context) {
+  contexts.add(context);
+  context.on('close', () => contexts.delete(context));
+  const started = new WeakMap();
+  context.on('console', (message) =>
+    journal.console.push(`${stamp()} ${message.type()} ${message.text()} (${message.page()?.url() ?? 'no page'})`),
+  );
+  context.on('weberror', (error) =>
+    journal.console.push(`${stamp()} pageerror ${error.error().stack ?? error.error()}`),
+  );
+  context.on('page', (page) =>
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) journal.network.push(`${stamp()} navigated ${frame.url()}`);
+    }),
+  );
+  context.on('request', (request) => {
+    started.set(request, Date.now());
+    journal.network.push(`${stamp()} -> ${request.method()} ${request.url()}`);
+  });
+  const took = (request) => `${Date.now() - (started.get(request) ?? Date.now())} ms`;
+  context.on('response', (response) =>
+    journal.network.push(
+      `${stamp()} <- ${response.status()} ${response.request().method()} ${response.url()} (${took(response.request())})`,
+    ),
+  );
+  context.on('requestfailed', (request) =>
+    journal.network.push(
+      `${stamp()} xx ${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'failed'} (${took(request)})`,
+    ),
+  );
+  return context;
+}
+
+const fileName = (text) =>
+  text
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 90);
+
+/**
+ * For the test file that calls it (once, at its top level): before each test, start a new journal and mark where each
+ * server's log stands; after a test that failed, write under ARTIFACTS/<file>/<test>/ its error, the browser's console
+ * and network journal, each server's log over the test and a screenshot of each open page.
+ */
+export function recordFailures(file) {
+  const marks = new Map();
+  beforeEach(() => {
+    journal = { console: [], network: [] };
+    for (const server of running) marks.set(server, server.output().length);
+  });
+  afterEach(async (t) => {
+    if (t.passed) return;
+    const dir = join(ARTIFACTS, fileName(file), fileName(t.name));
+    await mkdir(dir, { recursive: true });
+    const error = t.error?.cause ?? t.error;
+    await writeFile(join(dir, 'error.txt'), `${t.fullName ?? t.name}\n\n${error?.stack ?? error}\n`);
+    await writeFile(join(dir, 'console.log'), `${journal.console.join('\n')}\n`);
+    await writeFile(join(dir, 'network.log'), `${journal.network.join('\n')}\n`);
+    let n = 0;
+    for (const server of running) {
+      n += 1;
+      await writeFile(join(dir, `server-${n}.log`), server.output().slice(marks.get(server) ?? 0));
+    }
+    n = 0;
+    for (const context of contexts)
+      for (const page of context.pages()) {
+        n += 1;
+        await writeFile(join(dir, `page-${n}.url.txt`), `${page.url()}\n`).catch(() => undefined);
+        await page.screenshot({ path: join(dir, `page-${n}.png`), timeout: 5_000 }).catch(() => undefined);
+      }
+  });
 }

@@ -1,0 +1,49 @@
+// The browser suite's runner (`npm run test:browser`): every `*.test.mjs` here, one file at a time, on Node's test
+// runner. A failed test leaves its error, the browser's console and network journal, the server's log over the test and
+// screenshots under ARTIFACTS (`recordFailures` in support.mjs); after a failure this prints where, and what each file
+// holds, so that a CI log alone tells what happened.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ARTIFACTS, ROOT } from './support.mjs';
+
+const HERE = join(ROOT, 'web', 'e2e');
+/** The last lines of each text file printed (the whole file stays on disk). */
+const TAIL = 150;
+
+function* files(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* files(path);
+    else yield path;
+  }
+}
+
+rmSync(ARTIFACTS, { recursive: true, force: true });
+const tests = readdirSync(HERE)
+  .filter((name) => name.endsWith('.test.mjs'))
+  .sort()
+  .map((name) => join(HERE, name));
+const only = process.argv.slice(2);
+const chosen = only.length > 0 ? tests.filter((path) => only.some((name) => path.includes(name))) : tests;
+const code = await new Promise((resolve) => {
+  const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...chosen], { cwd: ROOT, stdio: 'inherit' });
+  child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
+});
+if (code !== 0 && existsSync(ARTIFACTS)) {
+  const saved = [...files(ARTIFACTS)];
+  console.error(`\nbrowser suite: failed; what the failed tests left is in ${ARTIFACTS} (${saved.length} files)`);
+  for (const path of saved) {
+    const name = relative(ARTIFACTS, path);
+    if (path.endsWith('.png')) {
+      console.error(`\n===== ${name} (${statSync(path).size} bytes)`);
+      continue;
+    }
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    const shown = lines.slice(-TAIL);
+    const cut = lines.length - shown.length;
+    console.error(`\n===== ${name}${cut > 0 ? ` (its last ${TAIL} of ${lines.length} lines)` : ''}`);
+    console.error(shown.join('\n'));
+  }
+}
+process.exitCode = code;
