@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { closeAfterAnswer } from '@kora/kernel/nest';
+import { closeAfterAnswer, DISCARD_LIMITS } from '@kora/kernel/nest';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
@@ -109,7 +109,8 @@ export function requestPipeline(
   // An answer decided before the body was read to its end (a refused upload; a 401, 413 or 507 before reading it):
   // `Connection: close`, the rest of the body discarded within bounds, then the connection closed.
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (!request.raw.complete) closeAfterAnswer(request.raw, reply.raw);
+    if (!request.raw.complete)
+      closeAfterAnswer(request.raw, reply.raw, DISCARD_LIMITS, (bytes) => metrics.discardedBody.observe(bytes));
     done(null, payload);
   });
   // Runs for every answer, hijacked ones included (Fastify listens for the raw response's end).

@@ -18,6 +18,17 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /**
+   * Per connection answered before its request body ended (a refused upload): the bytes read and thrown away after
+   * the answer, before the connection closed (bounded by `DISCARD_LIMITS`).
+   */
+  readonly discardedBody = new Histogram({
+    name: 'kora_http_discarded_body_bytes',
+    help: 'Request body bytes read and discarded after an early answer, per connection',
+    buckets: [0, 65_536, 1_048_576, 4_194_304, 4_259_840, 8_388_608, 16_777_216],
+    registers: [this.registry],
+  });
+
   /** Where the projection lag comes from; read at each scrape. */
   lagSource: (() => Array<{ name: string; lag: number }>) | null = null;
 

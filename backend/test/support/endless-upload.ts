@@ -9,8 +9,6 @@ export interface EndlessUpload {
   /** Milliseconds from the first byte sent to the answer's status line, and from the answer to the connection's end. */
   answeredAfterMs: number;
   closedAfterAnswerMs: number;
-  /** Bytes the client managed to hand to the socket after the answer arrived. */
-  sentAfterAnswer: number;
 }
 
 /**
@@ -38,7 +36,6 @@ export function endlessUpload(
     const socket = connect({ port: Number(target.port), host: target.hostname, allowHalfOpen: true });
     const started = Date.now();
     let answeredAt = 0;
-    let sentAfterAnswer = 0;
     let response = Buffer.alloc(0);
     let done = false;
     const finish = (): void => {
@@ -61,7 +58,6 @@ export function endlessUpload(
         body,
         answeredAfterMs: answeredAt ? answeredAt - started : -1,
         closedAfterAnswerMs: answeredAt ? Date.now() - answeredAt : -1,
-        sentAfterAnswer,
       });
     };
     const giveUp = setTimeout(finish, giveUpMs);
@@ -93,10 +89,7 @@ export function endlessUpload(
     const send = (): void => {
       if (done || socket.destroyed) return;
       const answered = answeredAt > 0;
-      const size = answered && options.afterAnswer ? options.afterAnswer.chunk : chunk;
-      const more = socket.write(answered ? slow : zeros, () => {
-        if (answered) sentAfterAnswer += size;
-      });
+      const more = socket.write(answered ? slow : zeros);
       const pause = answered && options.afterAnswer ? options.afterAnswer.everyMs : everyMs;
       if (pause > 0) setTimeout(send, pause);
       else if (more) setImmediate(send);

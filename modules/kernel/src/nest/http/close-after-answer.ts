@@ -33,12 +33,14 @@ const closing = new WeakSet<Socket>();
  * and the end of the stream, and a client that reads them stops sending and closes: the socket then ends by
  * itself), keeps discarding up to `limits.bytes`, then stops reading, and closes the socket at the first of: the
  * client closing its side; `limits.bytes` discarded and `limits.graceMs` past since the answer was written;
- * `limits.ms` after this call.
+ * `limits.ms` after this call. `onClosed` then hears how many bytes of the body were read and thrown away after this
+ * call: the server's own count of what such a client cost it (the client's count includes what sat in socket buffers).
  */
 export function closeAfterAnswer(
   request: IncomingMessage,
   response: ServerResponse,
   limits: DiscardLimits = DISCARD_LIMITS,
+  onClosed?: (discardedBytes: number) => void,
 ): void {
   const socket = request.socket as Socket | null;
   if (!socket || socket.destroyed || closing.has(socket)) return;
@@ -55,7 +57,11 @@ export function closeAfterAnswer(
     timers.push(timer);
   };
   later(limits.ms);
-  socket.once('close', () => timers.forEach(clearTimeout));
+  let discarded = 0;
+  socket.once('close', () => {
+    timers.forEach(clearTimeout);
+    onClosed?.(discarded);
+  });
   let answeredAt: number | null = null;
   let enough = false;
   const closeAfterGrace = (): void => {
@@ -65,7 +71,6 @@ export function closeAfterAnswer(
     answeredAt = Date.now();
     closeAfterGrace();
   });
-  let discarded = 0;
   request.on('data', (chunk: Buffer) => {
     discarded += chunk.length;
     if (enough || discarded <= limits.bytes) return;
