@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # One image for the API replicas and the workers; a second stage serves the built web client with nginx.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -14,7 +14,7 @@ COPY . .
 # without one (150 MB) stay out of the image.
 RUN npm run build && npm prune --omit=dev && rm -rf node_modules/@ffmpeg-installer node_modules/@ffprobe-installer
 
-FROM node:20-bookworm-slim AS server
+FROM node:24-bookworm-slim AS server
 RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg tini && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production DATA_DIR=/data PORT=8080
 WORKDIR /app

@@ -1,3 +1,4 @@
+import './runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
 import { createApp } from './bootstrap';
 import { ConfigError, loadConfig } from './config/config';

@@ -1,3 +1,4 @@
+import './runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { availableParallelism } from 'node:os';

@@ -1,3 +1,4 @@
+import '../runtime/refuse-unsupported-runtime';
 import type { AuditOptions } from '@kora/billing';
 import { ConfigError, loadConfig } from '../config/config';
 import { closeStores, openStores } from '../infra/infra.module';

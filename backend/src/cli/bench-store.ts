@@ -1,3 +1,4 @@
+import '../runtime/refuse-unsupported-runtime';
 import { defineProjection, type DomainEvent, type EventToAppend, ProjectionRunner, uuidv7 } from '@kora/kernel';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';

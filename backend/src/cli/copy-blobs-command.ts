@@ -1,3 +1,4 @@
+import '../runtime/refuse-unsupported-runtime';
 import { MongoClient } from 'mongodb';
 import { join, resolve } from 'node:path';
 import { ConfigError, loadConfig } from '../config/config';

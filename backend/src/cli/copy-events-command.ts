@@ -1,3 +1,4 @@
+import '../runtime/refuse-unsupported-runtime';
 import { SingleBar } from 'cli-progress';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../config/config';

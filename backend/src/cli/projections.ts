@@ -1,3 +1,4 @@
+import '../runtime/refuse-unsupported-runtime';
 import { ProjectionRunner } from '@kora/kernel';
 import { allProjections } from '@kora/projections';
 import { ConfigError, loadConfig } from '../config/config';

@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
  * makes the next database opened here hand over this file's class. Node caches the addon: this is the same object.
  */
 const require = createRequire(__filename);
-const addon = require(
-  join(dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node'),
-);
-(addon as { isInitialized?: boolean }).isInitialized = false;
+// The addon as the package's own loader finds it (a local build, else the prebuilt binary for this platform).
+const { getBinding } = require(join(dirname(require.resolve('better-sqlite3/package.json')), 'lib', 'binding.js')) as {
+  getBinding(nativeBinding?: unknown): { isInitialized?: boolean };
+};
+getBinding().isInitialized = false;
