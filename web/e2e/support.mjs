@@ -188,14 +188,18 @@ export function watch(context) {
       if (frame === page.mainFrame()) journal.network.push(`${stamp()} navigated ${frame.url()}`);
     }),
   );
+  // Requests the service worker makes itself, and answers it gave from its cache or its fetches, are marked: a page
+  // whose assets go through it depends on it.
   context.on('request', (request) => {
     started.set(request, Date.now());
-    journal.network.push(`${stamp()} -> ${request.method()} ${request.url()}`);
+    const by = request.serviceWorker() ? ' [by the service worker]' : '';
+    journal.network.push(`${stamp()} -> ${request.method()} ${request.url()}${by}`);
   });
   const took = (request) => `${Date.now() - (started.get(request) ?? Date.now())} ms`;
   context.on('response', (response) =>
     journal.network.push(
-      `${stamp()} <- ${response.status()} ${response.request().method()} ${response.url()} (${took(response.request())})`,
+      `${stamp()} <- ${response.status()} ${response.request().method()} ${response.url()} (${took(response.request())})` +
+        (response.fromServiceWorker() ? ' [from the service worker]' : ''),
     ),
   );
   context.on('requestfailed', (request) =>
