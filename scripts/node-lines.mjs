@@ -5,16 +5,28 @@
 // package installs from) into `node_modules/.cache/kora-node/`, and runs on it. Nothing comes from outside npm.
 //
 //   node scripts/node-lines.mjs run -- <command...>   runs the command with the current LTS line's node first on PATH
-//   node scripts/node-lines.mjs smoke [<version>...]   on each other supported line (default: LINES.others): a copy of
-//                                                      the working tree, `npm ci`, `npm run build`, then the runtime's
-//                                                      process spec (sign-up, an upload to its preview, a clean stop,
-//                                                      an account created from another process under forced GC)
+//   node scripts/node-lines.mjs smoke [<version>...]   on each other supported line (default: LINES.others), the lines
+//                                                      side by side: a copy of the working tree, `npm ci`, `npm run
+//                                                      build`, then the runtime's process spec (sign-up, an upload to
+//                                                      its preview, a clean stop, accounts made by another process
+//                                                      while V8 collects garbage often)
 //   node scripts/node-lines.mjs path <version>         prints the node binary of that version (fetched if needed)
 //
 // Kora needs Node-API 10 (better-sqlite3 13 is built for it), which Node has had since 22.14: `backend/src/
-// supported-runtime.ts` refuses older runtimes at start with one line. Bump a version here, nowhere else.
+// runtime/supported-runtime.ts` refuses older runtimes at start with one line. Bump a version here, nowhere else.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, copyFileSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -95,9 +107,11 @@ export function envOn(exe, env = process.env) {
   return { ...env, PATH: `${dirname(exe)}${delimiter}${env.PATH ?? ''}` };
 }
 
-function runCommand(argv, options) {
+/** Runs `argv`; its output goes to ours, or to the file descriptor `log` when given. Resolves to its exit code. */
+function runCommand(argv, { log, ...options }) {
   return new Promise((resolve) => {
-    const child = spawn(argv[0], argv.slice(1), { stdio: 'inherit', ...options });
+    const stdio = log === undefined ? 'inherit' : ['ignore', log, log];
+    const child = spawn(argv[0], argv.slice(1), { stdio, ...options });
     child.on('error', (error) => {
       console.error(`node-lines: ${argv[0]}: ${error.message}`);
       resolve(127);
@@ -128,7 +142,10 @@ function copyWorkingTree(to) {
 /** The runtime's process spec: what the smoke runs on each line, and what the suite runs on the current one. */
 export const RUNTIME_SPEC = 'backend/test/process/node-runtime.spec.ts';
 
-/** On `version`: install, build and run the runtime's process spec in a fresh copy. Resolves to a result row. */
+/**
+ * On `version`: install, build and run the runtime's process spec in a fresh copy, its output in the copy's
+ * `smoke.log`. Resolves to a result row; a failed line keeps its copy and says where its log is.
+ */
 async function smoke(version) {
   const started = Date.now();
   const row = { version, steps: [], ok: false };
@@ -145,12 +162,15 @@ async function smoke(version) {
       [exe, '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', RUNTIME_SPEC, '--selectProjects', 'server'],
     ],
   ];
+  const logPath = join(copy, 'smoke.log');
+  const files = copyWorkingTree(copy);
+  const log = openSync(logPath, 'a');
   try {
-    console.error(`\nnode-lines: Node.js ${version} (${exe}), in ${copy}: ${copyWorkingTree(copy)} files copied`);
+    console.error(`node-lines: Node.js ${version} (${exe}): ${files} files copied into ${copy}`);
     for (const [name, argv] of steps) {
       const stepStarted = Date.now();
-      console.error(`node-lines: Node.js ${version}: ${name}`);
-      const code = await runCommand(argv, { cwd: copy, env });
+      writeSync(log, `\n===== node-lines: Node.js ${version}: ${name}\n`);
+      const code = await runCommand(argv, { cwd: copy, env, log });
       row.steps.push(
         `${name} ${((Date.now() - stepStarted) / 1000).toFixed(0)} s${code === 0 ? '' : ` (exit ${code})`}`,
       );
@@ -159,11 +179,29 @@ async function smoke(version) {
     row.ok = true;
     return row;
   } finally {
+    closeSync(log);
     row.seconds = Math.round((Date.now() - started) / 1000);
-    // A failed line keeps its copy, for its logs.
     if (row.ok) rmSync(copy, { recursive: true, force: true });
-    else row.kept = copy;
+    else row.log = logPath;
   }
+}
+
+/** The smoke on each of `versions`, two at a time (each mostly waits on npm, the build or its server). */
+async function smokeAll(versions) {
+  // Fetched one after the other first: two `npm pack` at once would share and race on npm's cache.
+  for (const version of versions) nodeBinary(version);
+  const rows = await Promise.all(versions.map((version) => smoke(version)));
+  console.error('\nnode-lines: the smoke on each line');
+  for (const row of rows) {
+    console.error(
+      `  Node.js ${row.version}: ${row.ok ? 'ok' : 'FAILED'} in ${row.seconds} s (${row.steps.join(', ')})`,
+    );
+    if (row.log) {
+      const lines = readFileSync(row.log, 'utf8').trimEnd().split('\n');
+      console.error(`  its log, ${row.log} (the last 200 of ${lines.length} lines):\n${lines.slice(-200).join('\n')}`);
+    }
+  }
+  return rows.every((row) => row.ok) ? 0 : 1;
 }
 
 async function main([command, ...args]) {
@@ -182,22 +220,11 @@ async function main([command, ...args]) {
     const env = envOn(exe, { ...process.env, KORA_NODE_LINE: LINES.current, KORA_OUTER_NODE: process.execPath });
     return runCommand(argv, { env });
   }
-  if (command === 'smoke') {
-    const versions = args.length > 0 ? args : LINES.others;
-    const rows = [];
-    for (const version of versions) rows.push(await smoke(version));
-    console.error('\nnode-lines: the smoke on each line');
-    for (const row of rows)
-      console.error(
-        `  Node.js ${row.version}: ${row.ok ? 'ok' : 'FAILED'} in ${row.seconds} s (${row.steps.join(', ')})` +
-          (row.kept ? `; its copy is kept in ${row.kept}` : ''),
-      );
-    return rows.every((row) => row.ok) ? 0 : 1;
-  }
+  if (command === 'smoke') return smokeAll(args.length > 0 ? args : LINES.others);
   console.error(
     readFileSync(fileURLToPath(import.meta.url), 'utf8')
       .split('\n')
-      .slice(6, 14)
+      .slice(6, 13)
       .join('\n'),
   );
   return 2;
