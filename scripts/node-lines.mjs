@@ -33,7 +33,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The lines the suite runs on: the whole suite on `current` (the Active LTS line), a smoke on each of `others`. */
+/**
+ * The lines the suite runs on: the whole suite on `current`, the newest line whose releases are LTS (24, "Krypton"),
+ * and a smoke on each of `others`: 22 ("Jod", the oldest LTS alive) and 26, whose releases do not name themselves LTS
+ * yet (`process.release.lts` is unset, so oidc-provider prints "Unsupported runtime" at start; it runs all the same).
+ */
 export const LINES = { current: '24.21.0', others: ['22.23.3', '26.12.1'] };
 
 export const major = (version) => Number(String(version).replace(/^v/, '').split('.')[0]);
@@ -186,7 +190,7 @@ async function smoke(version) {
   }
 }
 
-/** The smoke on each of `versions`, two at a time (each mostly waits on npm, the build or its server). */
+/** The smoke on each of `versions`, side by side (each mostly waits on npm, the build or its server). */
 async function smokeAll(versions) {
   // Fetched one after the other first: two `npm pack` at once would share and race on npm's cache.
   for (const version of versions) nodeBinary(version);
