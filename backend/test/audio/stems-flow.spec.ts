@@ -1,7 +1,7 @@
 import { decodeAudio, type Pcm, synthesizeDemoSong, writeWav } from '@kora/audio-engine';
 import { UnlockTrack } from '@kora/audio';
 import { CommandBus } from '@nestjs/cqrs';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
@@ -91,7 +91,13 @@ describe('stems: separation through the product, every mode', () => {
 
   const blobFiles = (trackId: string): string[] => {
     const dir = join(test.dataDir, 'blobs', 'tracks', trackId);
-    return existsSync(dir) ? readdirSync(dir).filter((name) => !name.endsWith('.type')) : [];
+    try {
+      return readdirSync(dir).filter((name) => !name.endsWith('.type'));
+    } catch (error) {
+      // Gone, or removed between two looks while a deletion runs: no files either way.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
   };
 
   /** Fetches a stream into a file and decodes it. */
