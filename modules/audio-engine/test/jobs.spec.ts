@@ -41,10 +41,13 @@ describe('runJob (worker thread)', () => {
       ticks++;
     }, 50);
     const start = performance.now();
+    const cpuBefore = process.threadCpuUsage();
     const result = await runJob(
       { kind: 'master', input: file('long.wav'), outDir: file('progress') },
       { onProgress: (e) => events.push({ ...e, at: performance.now() }) },
     );
+    const cpu = process.threadCpuUsage(cpuBefore);
+    const elapsedMs = performance.now() - start;
     clearInterval(timer);
     expect(result.kind).toBe('master');
     expect(events.length).toBeGreaterThan(5);
@@ -54,9 +57,14 @@ describe('runJob (worker thread)', () => {
     let gap = 0;
     for (let i = 1; i < times.length; i++) gap = Math.max(gap, times[i]! - times[i - 1]!);
     expect(gap).toBeLessThan(1000);
-    // The calling thread kept running its timers while the worker crunched.
+    // The work ran on the worker, not on the calling thread: that thread's own CPU time over the job stays a small part
+    // of the job's time (run inline, the master's DSP puts most of it there). CPU time does not grow with the machine's
+    // load, where the lag of a timer does: the lag is only bounded by the second the progress above promises (a 50 ms
+    // timer was seen 580 ms late in CI with a second Jest run beside it, and an inline job keeps it under 100 ms too).
+    const callerCpuMs = (cpu.user + cpu.system) / 1000;
+    expect(callerCpuMs).toBeLessThan(elapsedMs / 4);
     expect(ticks).toBeGreaterThan(5);
-    expect(worstLag).toBeLessThan(250);
+    expect(worstLag).toBeLessThan(1000);
   }, 60_000);
 
   it('cancels within a second and leaves no file behind', async () => {
