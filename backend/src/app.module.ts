@@ -23,6 +23,7 @@ import { AuthGuard } from './auth/auth.guard';
 import type { TokenVerifier } from './auth/token-verifier';
 import type { Config } from './config/config';
 import { EventBusModule } from './cqrs/event-bus.module';
+import { carriesOperatorToken } from './health/health.controller';
 import { HealthModule } from './health/health.module';
 import { UploadSpaceGuard } from './health/upload-space.guard';
 import { IdentityProviderModule } from './identity-provider/identity-provider.module';
@@ -33,10 +34,16 @@ import { EsdbJobQueue } from './infra/jobs/esdb-job-queue';
 import { ProcessorsLifecycle } from './infra/processors.lifecycle';
 import { RealtimeModule } from './realtime/realtime.module';
 
-/** The real payment providers the configuration names (each absent one is the built-in sandbox). */
+/**
+ * The payment providers the configuration names: real ones, those turned off, and who may turn the sandbox's knobs
+ * (the sandbox serves the others only while none is real).
+ */
 function paymentProviders(config: Config): Partial<BillingOptions> {
   return {
     providerTimeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS,
+    off: (['PAYPAL', 'ORANGE_MONEY'] as const).filter((provider) => config[provider] === 'off'),
+    sandboxKnobs: (authorization) =>
+      config.SANDBOX_KNOBS === 'on' || carriesOperatorToken(authorization, config.OPS_TOKEN),
     ...(config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET
       ? {
           paypal: {

@@ -241,6 +241,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     WORKERS: '0',
     DEMO_TRACKS: 'off',
+    SANDBOX_KNOBS: 'on',
   };
   const rows: string[] = [];
   try {

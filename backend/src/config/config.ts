@@ -71,6 +71,17 @@ const schema = z.object({
   ORANGE_MONEY_QR_VALIDITY_SECONDS: z.coerce.number().int().min(60).max(86_400).default(300),
   /** Signs the payment sandbox's callbacks (generated under DATA_DIR/secrets when unset). */
   PAYMENT_SANDBOX_SECRET: z.string().min(1).optional(),
+  /**
+   * Whether each provider is offered. `on` (default): live with its credentials, else the built-in sandbox, which
+   * never runs beside a live provider; `off`: not offered (neither in the pay panel nor at its routes).
+   */
+  PAYPAL: z.enum(['on', 'off']).default('on'),
+  ORANGE_MONEY: z.enum(['on', 'off']).default('on'),
+  /**
+   * `on` opens the payment sandbox's knobs (`/sandbox/knobs`: declines, failures, delays for everyone) to anyone who
+   * reaches the server: a development machine or a test run only. Off, they answer only the operators' token.
+   */
+  SANDBOX_KNOBS: z.enum(['on', 'off']).default('off'),
   /** PayPal REST credentials: with PAYPAL_CLIENT_ID set, PayPal is real (else the built-in sandbox). */
   PAYPAL_CLIENT_ID: z.string().min(1).optional(),
   PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
@@ -214,6 +225,24 @@ function paymentProviderProblems(raw: RawConfig): string[] {
     }
   } else if (Object.values(orange).some(Boolean)) {
     problems.push(`ORANGE_MONEY_CLIENT_ID: required with ${Object.keys(orange).join(', ')}`);
+  }
+  if (raw.PAYPAL === 'off' && raw.PAYPAL_CLIENT_ID) problems.push('PAYPAL: off, yet PAYPAL_CLIENT_ID is set');
+  if (raw.ORANGE_MONEY === 'off' && raw.ORANGE_MONEY_CLIENT_ID) {
+    problems.push('ORANGE_MONEY: off, yet ORANGE_MONEY_CLIENT_ID is set');
+  }
+  // The sandbox pays without money: beside a live provider it would hand out what the live one sells.
+  const live = { PAYPAL: Boolean(raw.PAYPAL_CLIENT_ID), ORANGE_MONEY: Boolean(raw.ORANGE_MONEY_CLIENT_ID) };
+  const names = { PAYPAL: 'PayPal', ORANGE_MONEY: 'Orange Money' } as const;
+  for (const [provider, other] of [
+    ['ORANGE_MONEY', 'PAYPAL'],
+    ['PAYPAL', 'ORANGE_MONEY'],
+  ] as const) {
+    if (live[other] && !live[provider] && raw[provider] === 'on') {
+      problems.push(
+        `${provider}: ${names[other]} is live and ${names[provider]} is not configured; the built-in sandbox never ` +
+          `runs beside a live provider: set ${provider}_CLIENT_ID (and the rest of ${provider}_*) or ${provider}=off`,
+      );
+    }
   }
   return problems;
 }

@@ -9,8 +9,13 @@ import { HealthService } from './health.service';
 
 /** Whether the request carries the operators' token (`Authorization: Bearer <OPS_TOKEN>`); never when it is unset. */
 export function isOperator(request: FastifyRequest, token: string | undefined): boolean {
+  return carriesOperatorToken(request.headers.authorization, token);
+}
+
+/** Whether an `Authorization` header carries the operators' token (compared in constant time). */
+export function carriesOperatorToken(authorization: string | undefined, token: string | undefined): boolean {
   if (!token) return false;
-  const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  const given = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1];
   if (!given) return false;
   const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
   return timingSafeEqual(digest(given), digest(token));

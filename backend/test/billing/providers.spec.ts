@@ -292,9 +292,10 @@ describe('the server with both real adapters (fakes on loopback)', () => {
       (e) => (e.data as { paymentId: string }).paymentId === intent.body.paymentId,
     );
     expect(grants).toHaveLength(1);
-    // No sandbox with two real providers.
+    // No sandbox with two real providers (a GET the server has no route for gets the client's page).
     const knobs = await request(test.url).get('/sandbox/knobs');
     expect(knobs.body.decline).toBeUndefined();
+    await request(test.url).put('/sandbox/knobs').send({ decline: true }).expect(404);
   });
 
   it('Orange Money: a track paid by QR code; the callback with the API key unlocks it, a forged one is 401', async () => {
@@ -342,15 +343,17 @@ describe('payment provider configuration', () => {
         return (error as ConfigError).problems;
       }
     };
-    expect(problems({ PAYPAL_CLIENT_ID: 'id' })).toEqual([
+    expect(problems({ PAYPAL_CLIENT_ID: 'id', ORANGE_MONEY: 'off' })).toEqual([
       'PAYPAL_CLIENT_SECRET: required with PAYPAL_CLIENT_ID (PayPal REST)',
     ]);
     expect(problems({ PAYPAL_CLIENT_SECRET: 'secret' })[0]).toContain('PAYPAL_CLIENT_ID: required');
-    expect(problems({ ORANGE_MONEY_CLIENT_ID: 'id', ORANGE_MONEY_CLIENT_SECRET: 's' })).toEqual([
+    expect(problems({ ORANGE_MONEY_CLIENT_ID: 'id', ORANGE_MONEY_CLIENT_SECRET: 's', PAYPAL: 'off' })).toEqual([
       'ORANGE_MONEY_MERCHANT_CODE: required with ORANGE_MONEY_CLIENT_ID (Orange Money REST)',
       'ORANGE_MONEY_CALLBACK_API_KEY: required with ORANGE_MONEY_CLIENT_ID (Orange Money REST)',
     ]);
     expect(problems({ PAYPAL_ENV: 'production' })[0]).toContain('PAYPAL_ENV');
-    expect(problems({ PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 's', PAYPAL_ENV: 'live' })).toEqual([]);
+    expect(
+      problems({ PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 's', PAYPAL_ENV: 'live', ORANGE_MONEY: 'off' }),
+    ).toEqual([]);
   });
 });

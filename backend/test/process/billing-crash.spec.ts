@@ -31,6 +31,7 @@ describe('a server killed between the provider’s capture and our append', () =
       DEMO_TRACKS: 'off',
       LOG_LEVEL: 'warn',
       BILLING_RECONCILE_MIN_AGE_SECONDS: '0',
+      SANDBOX_KNOBS: 'on',
     };
     const first = run({ ...env, BILLING_TEST_CRASH_AFTER_CAPTURE: '1' });
     running.push(first);

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { BILLING_OPTIONS, type BillingOptions } from './application/billing-options';
+import { BILLING_OPTIONS, type BillingOptions, providerMode } from './application/billing-options';
 import { BillingReactions } from './application/billing-reactions';
 import { CancelPaymentController } from './application/cancel-payment/cancel-payment.controller';
 import { CancelPaymentService } from './application/cancel-payment/cancel-payment.service';
@@ -28,6 +28,7 @@ import { SubscribeController } from './application/subscribe/subscribe.controlle
 import { UnlockTargets } from './application/targets';
 import { UnlockController } from './application/unlock/unlock.controller';
 import { UsageHistoryController } from './application/usage-history/usage-history.controller';
+import { OffOrangeMoneyGateway, OffPayPalGateway } from './providers/off-gateways';
 import { OrangeMoneyGateway, PayPalGateway } from './providers/port';
 import { PaymentSandbox } from './providers/sandbox/payment-sandbox';
 import { SandboxOrangeMoneyGateway, SandboxPayPalGateway } from './providers/sandbox/sandbox-gateways';
@@ -40,7 +41,8 @@ const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
 /**
  * Plans and packs, the credits ledger (`credits-{userId}`), payments (`payment-{paymentId}`) through PayPal and
  * Orange Money, unlocks. The providers sit behind `PayPalGateway` and `OrangeMoneyGateway`; with no provider
- * configured both are the built-in sandbox, whose pages this module serves under `/sandbox`.
+ * configured both are the built-in sandbox, whose pages this module serves under `/sandbox`; a provider turned off
+ * (`off`) is offered nowhere.
  */
 @Module({})
 export class BillingModule {
@@ -48,6 +50,7 @@ export class BillingModule {
     const timeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
     const paypal = options.paypal;
     const orangeMoney = options.orangeMoney;
+    const sandbox = !paypal && !orangeMoney;
     return {
       module: BillingModule,
       // One controller per use case, in the order the routes were first published (the OpenAPI document keeps it).
@@ -65,8 +68,8 @@ export class BillingModule {
         PaymentHistoryController,
         WebhooksController,
         UnlockController,
-        // The sandbox's pages, while at least one provider is the sandbox.
-        ...(paypal && orangeMoney ? [] : [SandboxController]),
+        // The sandbox's pages, only while no provider is live (beside a live one it would give away what it sells).
+        ...(sandbox ? [SandboxController] : []),
       ],
       providers: [
         { provide: BILLING_OPTIONS, useValue: options },
@@ -90,10 +93,14 @@ export class BillingModule {
         PaymentSandbox,
         paypal
           ? { provide: PayPalGateway, useValue: new PayPalRestGateway({ ...paypal, timeoutMs }) }
-          : { provide: PayPalGateway, useClass: SandboxPayPalGateway },
+          : providerMode(options, 'PAYPAL') === 'sandbox'
+            ? { provide: PayPalGateway, useClass: SandboxPayPalGateway }
+            : { provide: PayPalGateway, useValue: new OffPayPalGateway() },
         orangeMoney
           ? { provide: OrangeMoneyGateway, useValue: new OrangeMoneyRestGateway({ ...orangeMoney, timeoutMs }) }
-          : { provide: OrangeMoneyGateway, useClass: SandboxOrangeMoneyGateway },
+          : providerMode(options, 'ORANGE_MONEY') === 'sandbox'
+            ? { provide: OrangeMoneyGateway, useClass: SandboxOrangeMoneyGateway }
+            : { provide: OrangeMoneyGateway, useValue: new OffOrangeMoneyGateway() },
       ],
       exports: [PaymentSandbox, PaymentReconciler, CreditExpiry, Refunds, Ledger],
     };

@@ -15,6 +15,16 @@ export interface BillingOptions {
   readonly orangeMoneyValidity: number;
   /** Runs the reconciler and the reactions (off on API replicas beside a worker). */
   readonly processors: boolean;
+  /**
+   * Providers not offered at all (`PAYPAL=off`, `ORANGE_MONEY=off`): no checkout, no callbacks. The built-in sandbox
+   * serves the others only when none is live (the app's configuration refuses a sandbox beside a live provider).
+   */
+  readonly off?: ReadonlyArray<'PAYPAL' | 'ORANGE_MONEY'>;
+  /**
+   * Whether a request (its `Authorization` header) may turn the sandbox's knobs: everyone on a development machine or
+   * a test run (`SANDBOX_KNOBS=on`), otherwise the operators' token. Absent: nobody.
+   */
+  readonly sandboxKnobs?: (authorization: string | undefined) => boolean;
   /** PayPal over REST (`PAYPAL_*`); absent: the built-in sandbox. */
   readonly paypal?: {
     readonly clientId: string;
@@ -36,4 +46,12 @@ export interface BillingOptions {
   readonly providerTimeoutMs?: number;
   /** Tests only (NODE_ENV=test): the process exits right after the provider's capture, before our append. */
   readonly crashAfterCapture?: boolean;
+}
+
+/** Whether a provider is offered, and how: its real API, the built-in sandbox, or not at all. */
+export function providerMode(options: BillingOptions, provider: 'PAYPAL' | 'ORANGE_MONEY'): 'live' | 'sandbox' | 'off' {
+  if (options.off?.includes(provider)) return 'off';
+  if (provider === 'PAYPAL' ? options.paypal : options.orangeMoney) return 'live';
+  // A sandbox beside a live provider would give away what the live one sells: never (the configuration refuses it).
+  return options.paypal || options.orangeMoney ? 'off' : 'sandbox';
 }

@@ -24,3 +24,7 @@ export const providerUnavailable = (): BillingError =>
     'The payment provider did not answer. Please try again in a moment.',
     'provider_failed',
   );
+export const providerNotOffered = (provider: string): BillingError =>
+  new BillingError('BILLING.PROVIDER_NOT_OFFERED', `${provider} is not offered on this server.`, 'invalid', {
+    provider,
+  });

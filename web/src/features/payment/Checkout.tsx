@@ -8,6 +8,7 @@ import {
   failureCode,
   type Intent,
   type IntentRequest,
+  type PaymentsConfig,
   useCancelOrangeMoneyMutation,
   useCancelPayPalMutation,
   useCapturePayPalMutation,
@@ -16,7 +17,7 @@ import {
   usePaymentStatusMutation,
 } from './api';
 import { loadPayPalSdk, type PayPalNamespace } from './paypalSdk';
-import { availableProviders, clock, cooldownRemaining, PAYMENT_LIMITS, startCooldown } from './rules';
+import { availableProviders, clock, cooldownRemaining, PAYMENT_LIMITS, type Provider, startCooldown } from './rules';
 
 /** What is bought: one track's result, or a pack (plan and billing cycle), in a currency. */
 export type CheckoutOrder = Omit<IntentRequest, 'provider'>;
@@ -300,11 +301,25 @@ interface PaymentMethodsProps {
   disabled?: boolean;
 }
 
+/** The providers this server offers (all while its configuration is loading: the server refuses the others). */
+function offeredProviders(config: PaymentsConfig | undefined): Provider[] {
+  if (!config) return ['PAYPAL', 'ORANGE_MONEY'];
+  const offered: Provider[] = [];
+  if (config.paypal.mode !== 'off') offered.push('PAYPAL');
+  if (config.orangeMoney.mode !== 'off') offered.push('ORANGE_MONEY');
+  return offered;
+}
+
+/** Whether the currency's only provider is one this server does not offer. */
+function notOffered(currency: Currency, config: PaymentsConfig | undefined): boolean {
+  return !offeredProviders(config).includes(currency === 'XOF' ? 'ORANGE_MONEY' : 'PAYPAL');
+}
+
 /** The providers for the currency (spec §5): Orange Money in XOF out of its cooldown, PayPal otherwise. */
 export function PaymentMethods({ checkout, order, amount, disabled = false }: PaymentMethodsProps) {
   const { t, i18n } = useTranslation();
   const config = useGetPaymentsConfigQuery();
-  const providers = availableProviders(order.currency, checkout.cooldown);
+  const providers = availableProviders(order.currency, checkout.cooldown, offeredProviders(config.data));
   const price = amount === null ? null : formatMoney(amount, order.currency, i18n.language);
   const off = disabled || checkout.busy || amount === null;
   return (
@@ -312,6 +327,11 @@ export function PaymentMethods({ checkout, order, amount, disabled = false }: Pa
       {order.currency === 'XOF' && checkout.cooldown > 0 && (
         <p className="payment-methods__cooldown" role="status">
           {t('payment:orange.cooldown', { time: clock(checkout.cooldown) })}
+        </p>
+      )}
+      {notOffered(order.currency, config.data) && (
+        <p className="payment-methods__none" role="status">
+          {t(order.currency === 'XOF' ? 'payment:notOffered.xof' : 'payment:notOffered.paypal')}
         </p>
       )}
       {providers.includes('ORANGE_MONEY') && (

@@ -2,10 +2,13 @@ import { api, errorBody } from '../../lib/api';
 import type { Currency } from '../../lib/format';
 import type { Provider } from './rules';
 
-/** `GET /api/payments/config`: the sandbox (approval page in a popup) or the real PayPal (its JS SDK). */
+/**
+ * `GET /api/payments/config`: the sandbox (approval page in a popup), the real PayPal (its JS SDK), or a provider this
+ * server does not offer (`off`).
+ */
 export interface PaymentsConfig {
-  paypal: { mode: 'sandbox' } | { mode: 'live'; clientId: string };
-  orangeMoney: { mode: 'sandbox' | 'live' };
+  paypal: { mode: 'sandbox' | 'off' } | { mode: 'live'; clientId: string };
+  orangeMoney: { mode: 'sandbox' | 'live' | 'off' };
 }
 
 /** A plan as a payment uses it (`/api/plans`, `/api/plans/payngo`). */

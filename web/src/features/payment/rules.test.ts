@@ -36,6 +36,11 @@ describe('payment availability by currency (spec §5)', () => {
     expect(availableProviders('EUR', 120)).toEqual(['PAYPAL']);
     expect(availableProviders('XOF', 0)).not.toContain('PAYPAL');
   });
+  it('offers only what the server offers (a provider turned off is never shown)', () => {
+    expect(availableProviders('XOF', 0, ['PAYPAL'])).toEqual([]);
+    expect(availableProviders('USD', 0, ['ORANGE_MONEY'])).toEqual([]);
+    expect(availableProviders('USD', 0, ['PAYPAL'])).toEqual(['PAYPAL']);
+  });
 });
 
 describe('the Orange Money cooldown (180 s in local storage)', () => {

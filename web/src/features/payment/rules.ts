@@ -26,9 +26,13 @@ export const unlockLimits = (service: string) => (service === 'AI_MIXING' ? MIXI
 export type Provider = 'ORANGE_MONEY' | 'PAYPAL';
 
 /** Spec §5: Orange Money only in XOF and out of its cooldown; PayPal (cards too) never in XOF. */
-export function availableProviders(currency: Currency, cooldownRemainingSec: number): Provider[] {
-  if (currency === 'XOF') return cooldownRemainingSec > 0 ? [] : ['ORANGE_MONEY'];
-  return ['PAYPAL'];
+export function availableProviders(
+  currency: Currency,
+  cooldownRemainingSec: number,
+  offered: readonly Provider[] = ['PAYPAL', 'ORANGE_MONEY'],
+): Provider[] {
+  const providers: Provider[] = currency === 'XOF' ? (cooldownRemainingSec > 0 ? [] : ['ORANGE_MONEY']) : ['PAYPAL'];
+  return providers.filter((provider) => offered.includes(provider));
 }
 
 /** Spec §5: a credit is used only while the service has credits left. */

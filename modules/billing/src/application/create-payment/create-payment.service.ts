@@ -13,10 +13,10 @@ import {
   PROVIDERS,
 } from '../../contracts/events';
 import { packCredits, packPrice, PAY_PER_TRACK, toMajor, toMinor } from '../../domain/catalogue';
-import { BillingError, providerUnavailable } from '../../domain/errors';
+import { BillingError, providerNotOffered, providerUnavailable } from '../../domain/errors';
 import { PAYPAL_APPROVAL_WINDOW_MS } from '../../domain/payment';
 import { OrangeMoneyGateway, PayPalGateway, ProviderRefusal, ProviderUnavailable } from '../../providers/port';
-import { BILLING_OPTIONS, type BillingOptions } from '../billing-options';
+import { BILLING_OPTIONS, type BillingOptions, providerMode } from '../billing-options';
 import { CatalogueService } from '../catalogue/catalogue.service';
 import { Ledger } from '../ledger';
 import { UnlockTargets } from '../targets';
@@ -84,6 +84,7 @@ export class CreatePaymentService {
     if (!provider || !PROVIDERS.includes(provider)) {
       throw new ValidationFailedError({ provider: 'BILLING.INVALID_PROVIDER' });
     }
+    if (providerMode(this.options, provider) === 'off') throw providerNotOffered(provider);
     const currency = upper(body.currency) as Currency | null;
     if (!currency || !CURRENCIES.includes(currency)) {
       throw new ValidationFailedError({ currency: 'BILLING.INVALID_CURRENCY' });

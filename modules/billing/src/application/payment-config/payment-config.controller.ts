@@ -1,11 +1,14 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { BILLING_OPTIONS, type BillingOptions } from '../billing-options';
+import { BILLING_OPTIONS, type BillingOptions, providerMode } from '../billing-options';
 
-/** What the client needs to pick a checkout: `live` is the provider's real API (PayPal's JS SDK with `clientId`). */
+/**
+ * What the client needs to pick a checkout: `live` is the provider's real API (PayPal's JS SDK with `clientId`),
+ * `sandbox` the built-in one (only when no provider is live), `off` not offered.
+ */
 export interface PaymentsConfig {
-  paypal: { mode: 'sandbox' } | { mode: 'live'; clientId: string };
-  orangeMoney: { mode: 'sandbox' | 'live' };
+  paypal: { mode: 'sandbox' | 'off' } | { mode: 'live'; clientId: string };
+  orangeMoney: { mode: 'sandbox' | 'live' | 'off' };
 }
 
 @ApiTags('billing')
@@ -18,12 +21,13 @@ export class PaymentConfigController {
   @ApiOperation({
     operationId: 'PaymentsController_config',
     summary:
-      'Which providers the client pays with: the built-in sandbox (approval page in a popup) or the real ones (PayPal JS SDK with this client id)',
+      'Which providers the client pays with: the built-in sandbox (approval page in a popup; only while no provider is live), the real ones (PayPal JS SDK with this client id), or none (off)',
   })
   config(): PaymentsConfig {
+    const paypal = providerMode(this.options, 'PAYPAL');
     return {
-      paypal: this.options.paypal ? { mode: 'live', clientId: this.options.paypal.clientId } : { mode: 'sandbox' },
-      orangeMoney: { mode: this.options.orangeMoney ? 'live' : 'sandbox' },
+      paypal: paypal === 'live' ? { mode: 'live', clientId: this.options.paypal!.clientId } : { mode: paypal },
+      orangeMoney: { mode: providerMode(this.options, 'ORANGE_MONEY') },
     };
   }
 }

@@ -1,8 +1,9 @@
-import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Inject, NotFoundException, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '@kora/kernel/nest';
 import { BillingError, providerUnavailable } from '../../domain/errors';
 import { OrangeMoneyGateway, PayPalGateway, type PayPalWebhookEvent, ProviderUnavailable } from '../../providers/port';
+import { BILLING_OPTIONS, type BillingOptions, providerMode } from '../billing-options';
 import { ProviderCallbacksService } from './provider-callbacks.service';
 
 const invalidSignature = (): BillingError =>
@@ -22,7 +23,13 @@ export class WebhooksController {
     private readonly payments: ProviderCallbacksService,
     private readonly paypal: PayPalGateway,
     private readonly orangeMoney: OrangeMoneyGateway,
+    @Inject(BILLING_OPTIONS) private readonly options: BillingOptions,
   ) {}
+
+  /** A provider that is not offered has no callback route. */
+  private offered(provider: 'PAYPAL' | 'ORANGE_MONEY'): void {
+    if (providerMode(this.options, provider) === 'off') throw new NotFoundException();
+  }
 
   @Post('paypal/webhook')
   @HttpCode(200)
@@ -30,6 +37,7 @@ export class WebhooksController {
     @Headers() headers: Record<string, string | undefined>,
     @Body() body: unknown,
   ): Promise<{ received: true }> {
+    this.offered('PAYPAL');
     const event: PayPalWebhookEvent | null = await this.paypal.verifyWebhook(headers, body).catch(unreachable);
     if (!event) throw invalidSignature();
     await this.payments.onPayPalWebhook(event.event_type, event.resource);
@@ -42,6 +50,7 @@ export class WebhooksController {
     @Headers() headers: Record<string, string | undefined>,
     @Body() body: unknown,
   ): Promise<{ received: true }> {
+    this.offered('ORANGE_MONEY');
     const transaction = await this.orangeMoney.verifyCallback(headers, body).catch(unreachable);
     if (!transaction) throw invalidSignature();
     await this.payments.onOrangeMoneyCallback(transaction);

@@ -1,7 +1,21 @@
-import { Body, Controller, Get, HttpCode, NotFoundException, Param, Post, Put, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '@kora/kernel/nest';
 import type { FastifyReply } from 'fastify';
+import { BILLING_OPTIONS, type BillingOptions } from '../../application/billing-options';
 import { PaymentSandbox, type SandboxKnobs } from './payment-sandbox';
 
 const escape = (text: string): string =>
@@ -21,15 +35,31 @@ const page = (title: string, body: string): string =>
 @Public()
 @Controller('sandbox')
 export class SandboxController {
-  constructor(private readonly sandbox: PaymentSandbox) {}
+  constructor(
+    private readonly sandbox: PaymentSandbox,
+    @Inject(BILLING_OPTIONS) private readonly options: BillingOptions,
+  ) {}
+
+  /**
+   * The knobs change every user's payments (declines, failures, delays): open only on a development machine or a
+   * test run (`SANDBOX_KNOBS=on`), otherwise to the operators' token. Anyone else finds nothing there.
+   */
+  private operator(authorization: string | undefined): void {
+    if (!this.options.sandboxKnobs?.(authorization)) throw new NotFoundException();
+  }
 
   @Get('knobs')
-  knobs(): SandboxKnobs {
+  knobs(@Headers('authorization') authorization: string | undefined): SandboxKnobs {
+    this.operator(authorization);
     return this.sandbox.knobs;
   }
 
   @Put('knobs')
-  setKnobs(@Body() body: Partial<SandboxKnobs>): SandboxKnobs {
+  setKnobs(
+    @Headers('authorization') authorization: string | undefined,
+    @Body() body: Partial<SandboxKnobs>,
+  ): SandboxKnobs {
+    this.operator(authorization);
     const change: Partial<SandboxKnobs> = {};
     for (const key of ['decline', 'fail', 'duplicateCallbacks', 'webhooks', 'loseCaptureResponse'] as const) {
       if (typeof body?.[key] === 'boolean') change[key] = body[key];
