@@ -128,3 +128,65 @@ describe('the audit in the test app', () => {
     }
   });
 });
+
+describe('the ledger’s trail under concurrency', () => {
+  let test: TestApp;
+  beforeAll(async () => {
+    test = await startTestApp();
+  }, 60_000);
+  afterAll(() => test?.close());
+
+  const audit = async () => {
+    const { runAudit } = await import('../../src/cli/audit-run');
+    const { ReadStore } = await import('@kora/kernel');
+    return runAudit(test.app.get(EventStore), test.app.get(ReadStore), {});
+  };
+  const unlock = (auth: { Authorization: string }, trackId: string) =>
+    request(test.url).post(`/api/audio/track/${trackId}/master`).set(auth).send({ credit: true });
+  const spendsOf = async (userId: string) =>
+    (await eventsOf(test, ['CreditSpent'])).filter((e) => e.streamName === creditsStream(userId));
+
+  it('50 concurrent unlocks of one track spend one credit, and every unlock names that spend', async () => {
+    const userId = 'one-track-race';
+    const auth = { Authorization: `Bearer ${await test.token(userId)}` };
+    await buyPackOverHttp(test.url, auth);
+    const trackId = await seedTrack(test, userId);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => unlock(auth, trackId)));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    expect(answers.filter((a) => a.body.creditsUsed === 1)).toHaveLength(1);
+    const spends = await spendsOf(userId);
+    expect(spends).toHaveLength(1);
+    const unlocks = (await eventsOf(test, ['TrackUnlocked'])).filter((e) => e.streamName === `track-${trackId}`);
+    expect(unlocks).toHaveLength(1);
+    expect(unlocks[0]!.metadata.causationId).toBe((spends[0]!.data as { spendId: string }).spendId);
+    const { report } = await audit();
+    expect(report.violations).toEqual([]);
+  }, 60_000);
+
+  it('five rounds of ten tracks unlocked at once, and a refund racing unlocks: the audit stays clean', async () => {
+    const userId = 'ten-track-race';
+    const auth = { Authorization: `Bearer ${await test.token(userId)}` };
+    await buyPackOverHttp(test.url, auth, 'mastering-pro'); // more credits than tracks
+    const tracks = await Promise.all(Array.from({ length: 10 }, () => seedTrack(test, userId)));
+    const answers = await Promise.all(
+      tracks.flatMap((trackId) => Array.from({ length: 5 }, () => unlock(auth, trackId))),
+    );
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(await spendsOf(userId)).toHaveLength(10);
+
+    const racer = 'refund-race';
+    const racerAuth = { Authorization: `Bearer ${await test.token(racer)}` };
+    const { paymentId } = await buyPackOverHttp(test.url, racerAuth); // 5 credits
+    const more = await Promise.all(Array.from({ length: 8 }, () => seedTrack(test, racer)));
+    const { Refunds } = await import('@kora/billing');
+    const [refund, ...raced] = await Promise.all([
+      test.app.get(Refunds).refund(paymentId, 'race test'),
+      ...more.map((trackId) => unlock(racerAuth, trackId)),
+    ]);
+    const used = raced.filter((a) => a.status === 200).length;
+    expect(raced.every((a) => a.status === 200 || a.body.code === 'BILLING.INSUFFICIENT_CREDITS')).toBe(true);
+    expect(refund.creditsRevoked + used).toBe(5);
+    const { report } = await audit();
+    expect(report.violations).toEqual([]);
+  }, 120_000);
+});

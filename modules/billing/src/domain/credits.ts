@@ -18,8 +18,8 @@ export interface CreditsState {
   packs: Map<string, Pack>;
   /** Payments whose pack is already granted. */
   granted: Set<string>;
-  /** Tracks (or mix sessions) a credit was already spent on. */
-  unlocked: Set<string>;
+  /** Tracks (or mix sessions) a credit was already spent on, each with the spend that paid it. */
+  unlocked: Map<string, string>;
 }
 
 export type CreditsCommand =
@@ -49,7 +49,7 @@ export type CreditsCommand =
   | { type: 'ExpireCredits'; now: string }
   | { type: 'RevokeCredits'; paymentId: string };
 
-export const initialCreditsState = (): CreditsState => ({ packs: new Map(), granted: new Set(), unlocked: new Set() });
+export const initialCreditsState = (): CreditsState => ({ packs: new Map(), granted: new Set(), unlocked: new Map() });
 
 const left = (pack: Pack): number => pack.credits - pack.used - pack.removed;
 const usable = (pack: Pack, now: string): boolean => pack.startDate <= now && now < pack.endDate && left(pack) > 0;
@@ -95,7 +95,7 @@ export function evolveCredits(state: CreditsState, event: CreditEvent): CreditsS
     }
     case 'CreditSpent': {
       const next = withPack(state, event.data.packId, (pack) => ({ ...pack, used: pack.used + event.data.credits }));
-      return { ...next, unlocked: new Set(state.unlocked).add(event.data.trackId) };
+      return { ...next, unlocked: new Map(state.unlocked).set(event.data.trackId, event.data.spendId) };
     }
     case 'PackRenewalCancelled': {
       const packs = new Map(state.packs);

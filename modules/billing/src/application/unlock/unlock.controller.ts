@@ -72,12 +72,11 @@ export class UnlockController {
         'conflict',
       );
     }
-    const spendId = this.ids.newId();
-    const { events } = await this.ledger.credits(
+    const { events, state } = await this.ledger.credits(
       user.userId,
       {
         type: 'SpendCredit',
-        spendId,
+        spendId: this.ids.newId(),
         service: target.service,
         trackId: id,
         trackName: target.name,
@@ -87,9 +86,12 @@ export class UnlockController {
       this.contexts.forUser(user.userId),
     );
     const spent = events.find((event) => event.type === 'CreditSpent');
-    await this.grants.unlock(user.userId, target.service, id, 'credit', spent ? spent.data.spendId : spendId);
+    // Refused as paid already (a concurrent request spent the credit): the unlock names the spend that was appended.
+    const spendId = spent ? spent.data.spendId : state.unlocked.get(id);
+    if (!spendId) throw new Error(`credits-${user.userId}: no spend recorded for ${id}`);
+    await this.grants.unlock(user.userId, target.service, id, 'credit', spendId);
     return this.answer(user.userId, id, {
-      alreadyUnlocked: false,
+      alreadyUnlocked: !spent,
       creditsUsed: spent ? 1 : 0,
       ...(spent ? { creditsRemaining: spent.data.balance } : {}),
     });
