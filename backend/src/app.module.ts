@@ -41,6 +41,7 @@ import { RealtimeModule } from './realtime/realtime.module';
 function paymentProviders(config: Config): Partial<BillingOptions> {
   return {
     providerTimeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS,
+    ...(config.BILLING_OPERATOR_EMAIL ? { operatorEmail: config.BILLING_OPERATOR_EMAIL } : {}),
     off: (['PAYPAL', 'ORANGE_MONEY'] as const).filter((provider) => config[provider] === 'off'),
     sandboxKnobs: (authorization) =>
       config.SANDBOX_KNOBS === 'on' || carriesOperatorToken(authorization, config.OPS_TOKEN),

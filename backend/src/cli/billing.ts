@@ -1,7 +1,7 @@
 import '../runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { BillingError, CreditExpiry, Refunds } from '@kora/billing';
+import { Anomalies, BillingError, CreditExpiry, Refunds } from '@kora/billing';
 import pino from 'pino';
 import { AppModule } from '../app.module';
 import { ConfigError, loadConfig } from '../config/config';
@@ -9,6 +9,10 @@ import { ConfigError, loadConfig } from '../config/config';
 const USAGE = `usage:
   npm run billing -- refund <paymentId> [--reason <text>] [--refund-id <provider's refund id>]
       records a refund made at the provider and takes back the credits it granted that were not spent
+  npm run billing -- anomaly grant <paymentId> <captureId> [--note <text>]
+      grants a payment whose money did not match its sale (npm run audit lists them), once checked at the provider
+  npm run billing -- anomaly refund <paymentId> <captureId> --refund-id <provider's refund id> [--note <text>]
+      records that such money was refunded at the provider (nothing is granted)
   npm run billing -- expire
       expires the credits of packs past their end date now (the server does it every BILLING_EXPIRY_SECONDS)`;
 
@@ -20,15 +24,28 @@ function option(args: string[], name: string): string | undefined {
 const major = (amount: number, currency: string): string =>
   currency === 'XOF' ? `${amount} XOF` : `${(amount / 100).toFixed(2)} ${currency}`;
 
-/** `npm run billing -- refund <paymentId>` and `expire`: operators' commands on the ledger, beside a running server. */
+const positional = (value: string | undefined): value is string => !!value && !value.startsWith('--');
+
+/**
+ * `npm run billing -- refund <paymentId>`, `anomaly grant|refund` and `expire`: operators' commands on the ledger,
+ * beside a running server.
+ */
 async function main(): Promise<number> {
   const [command, ...args] = process.argv.slice(2);
-  if (command !== 'refund' && command !== 'expire') {
+  if (command !== 'refund' && command !== 'expire' && command !== 'anomaly') {
     console.log(USAGE);
     return command === undefined || command === '--help' ? 0 : 2;
   }
-  const paymentId = command === 'refund' ? args[0] : undefined;
-  if (command === 'refund' && (!paymentId || paymentId.startsWith('--'))) {
+  const paymentId = command === 'refund' ? args[0] : command === 'anomaly' ? args[1] : undefined;
+  const resolution = command === 'anomaly' ? args[0] : undefined;
+  const malformed =
+    (command === 'refund' && !positional(paymentId)) ||
+    (command === 'anomaly' &&
+      (!(resolution === 'grant' || resolution === 'refund') ||
+        !positional(paymentId) ||
+        !positional(args[2]) ||
+        (resolution === 'refund' && !option(args, '--refund-id'))));
+  if (malformed) {
     console.error(USAGE);
     return 2;
   }
@@ -49,9 +66,25 @@ async function main(): Promise<number> {
       console.log(`${expired} pack(s) expired.`);
       return 0;
     }
-    const reason = option(args, '--reason') ?? 'refunded by an operator';
     const refundId = option(args, '--refund-id');
     try {
+      if (command === 'anomaly') {
+        const outcome = await app
+          .get(Anomalies)
+          .resolve(
+            paymentId!,
+            args[2]!,
+            resolution as 'grant' | 'refund',
+            option(args, '--note') ?? `${resolution === 'grant' ? 'granted' : 'refunded'} by an operator`,
+            refundId ?? null,
+          );
+        const done = outcome.resolution === 'grant' ? 'granted' : 'recorded as refunded';
+        console.log(
+          `${outcome.resolvedNow ? 'Resolved' : 'Already resolved'}: payment ${outcome.paymentId} of ${outcome.ownerId}, capture ${outcome.captureId} ${done}.`,
+        );
+        return 0;
+      }
+      const reason = option(args, '--reason') ?? 'refunded by an operator';
       const outcome = await app.get(Refunds).refund(paymentId!, reason, refundId);
       const what =
         outcome.kind === 'PACK'

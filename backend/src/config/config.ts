@@ -67,6 +67,8 @@ const schema = z.object({
   BILLING_RECONCILE_MIN_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   /** How often packs past their end date are looked for and their credits expired; 0: only at start. */
   BILLING_EXPIRY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** Where payment anomalies (money that does not match its sale) are mailed; they are logged as errors in any case. */
+  BILLING_OPERATOR_EMAIL: z.string().email().optional(),
   /** Seconds an Orange Money QR code stays payable. */
   ORANGE_MONEY_QR_VALIDITY_SECONDS: z.coerce.number().int().min(60).max(86_400).default(300),
   /** Signs the payment sandbox's callbacks (generated under DATA_DIR/secrets when unset). */

@@ -13,6 +13,7 @@ import { CreatePaymentService } from './application/create-payment/create-paymen
 import { CreditExpiry } from './application/credits/credit-expiry';
 import { CurrentSubscriptionController } from './application/current-subscription/current-subscription.controller';
 import { Grants } from './application/grants';
+import { Anomalies } from './application/refund/anomalies';
 import { Refunds } from './application/refund/refunds';
 import { CreditCommands, Ledger, PaymentCommands } from './application/ledger';
 import { PaymentConfigController } from './application/payment-config/payment-config.controller';
@@ -89,6 +90,7 @@ export class BillingModule {
         PaymentReconciler,
         CreditExpiry,
         Refunds,
+        Anomalies,
         BillingReactions,
         PaymentSandbox,
         paypal
@@ -102,7 +104,7 @@ export class BillingModule {
             ? { provide: OrangeMoneyGateway, useClass: SandboxOrangeMoneyGateway }
             : { provide: OrangeMoneyGateway, useValue: new OffOrangeMoneyGateway() },
       ],
-      exports: [PaymentSandbox, PaymentReconciler, CreditExpiry, Refunds, Ledger],
+      exports: [PaymentSandbox, PaymentReconciler, CreditExpiry, Refunds, Anomalies, Ledger],
     };
   }
 }

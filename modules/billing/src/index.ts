@@ -32,4 +32,5 @@ export {
 } from './providers/rest/orange-money-rest';
 export { CreditExpiry } from './application/credits/credit-expiry';
 export { Refunds, type RefundOutcome } from './application/refund/refunds';
+export { Anomalies, type AnomalyOutcome } from './application/refund/anomalies';
 export { BillingError } from './domain/errors';

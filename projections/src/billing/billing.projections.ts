@@ -69,6 +69,10 @@ export const paymentsProjection = defineProjection<PaymentEvent, PaymentDocument
         return { ...current, status: 'expired', updatedAt: at };
       case 'PaymentRefunded':
         return { ...current, status: 'refunded', updatedAt: at };
+      case 'PaymentAnomalyDetected':
+      case 'PaymentAnomalyResolved':
+        // Money under an operator's review changes nothing the payer sees until it is granted or refunded.
+        return current;
     }
   },
 });

@@ -87,6 +87,7 @@ export const ERROR_KEYS: Readonly<Record<string, Partial<Record<ErrorPlace, stri
   'BILLING.PROVIDER_UNAVAILABLE': { payment: 'payment:errors.providerUnavailable' },
   'BILLING.CURRENCY_NOT_SUPPORTED': { payment: 'payment:errors.currency' },
   'BILLING.PROVIDER_NOT_OFFERED': { payment: 'payment:errors.notOffered' },
+  'BILLING.PAYMENT_UNDER_REVIEW': { payment: 'payment:errors.underReview' },
   'BILLING.ALREADY_UNLOCKED': { payment: 'payment:errors.alreadyUnlocked' },
   'BILLING.INSUFFICIENT_CREDITS': { credit: 'payment:errors.insufficientCredits' },
   'ENGINE.DECODE_FAILED': engine('DECODE_FAILED'),

@@ -25,6 +25,8 @@ export interface BillingOptions {
    * a test run (`SANDBOX_KNOBS=on`), otherwise the operators' token. Absent: nobody.
    */
   readonly sandboxKnobs?: (authorization: string | undefined) => boolean;
+  /** Where payment anomalies are mailed (`BILLING_OPERATOR_EMAIL`); they are logged as errors in any case. */
+  readonly operatorEmail?: string;
   /** PayPal over REST (`PAYPAL_*`); absent: the built-in sandbox. */
   readonly paypal?: {
     readonly clientId: string;

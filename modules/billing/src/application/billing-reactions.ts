@@ -1,13 +1,24 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { SendNotification } from '@kora/notifications';
-import { type RecordedEvent, streamId } from '@kora/kernel';
+import { Mailer, type RecordedEvent, streamId } from '@kora/kernel';
 import { ProcessorRegistry, RealtimeRegistry } from '@kora/kernel/nest';
-import type { CreditEvent, PackPurchased, PaymentEvent, PaymentFailed } from '../contracts/events';
+import type {
+  CreditEvent,
+  Money,
+  PackPurchased,
+  PaymentAnomalyDetected,
+  PaymentEvent,
+  PaymentFailed,
+} from '../contracts/events';
 import { toMajor } from '../domain/catalogue';
 import { BILLING_OPTIONS, type BillingOptions } from './billing-options';
 
-const PAYMENT_STATUS: Record<PaymentEvent['type'], string> = {
+/** The status each event gives a payment (an anomaly under review changes none). */
+const PAYMENT_STATUS: Record<
+  Exclude<PaymentEvent['type'], 'PaymentAnomalyDetected' | 'PaymentAnomalyResolved'>,
+  string
+> = {
   PaymentIntentCreated: 'pending',
   PaymentCaptured: 'paid',
   PaymentFailed: 'failed',
@@ -22,7 +33,10 @@ const PAYMENT_STATUS: Record<PaymentEvent['type'], string> = {
  */
 @Injectable()
 export class BillingReactions implements OnModuleInit {
+  private readonly logger = new Logger('Billing');
+
   constructor(
+    private readonly mailer: Mailer,
     private readonly realtime: RealtimeRegistry,
     private readonly processors: ProcessorRegistry,
     private readonly commands: CommandBus,
@@ -47,7 +61,7 @@ export class BillingReactions implements OnModuleInit {
         channel: 'payment.status',
         payload: {
           paymentId: streamId(event.streamName),
-          status: PAYMENT_STATUS[event.type],
+          status: PAYMENT_STATUS[event.type as keyof typeof PAYMENT_STATUS],
           ...(event.type === 'PaymentIntentCreated'
             ? {
                 provider: event.data.provider,
@@ -61,9 +75,41 @@ export class BillingReactions implements OnModuleInit {
     });
     if (!this.options.processors) return;
     this.processors.register({
+      name: 'billing-anomalies',
+      handles: ['PaymentAnomalyDetected'],
+      handle: (recorded) => this.alertOperators(recorded as RecordedEvent<PaymentAnomalyDetected>),
+    });
+    this.processors.register({
       name: 'billing-notifications',
       handles: ['PackPurchased', 'PaymentFailed'],
       handle: (recorded) => this.notify(recorded as RecordedEvent<PackPurchased | PaymentFailed>),
+    });
+  }
+
+  /**
+   * Money that does not match its sale waits for an operator: an error in the log (always) and a mail to
+   * `BILLING_OPERATOR_EMAIL` when it is set.
+   */
+  private async alertOperators(event: RecordedEvent<PaymentAnomalyDetected>): Promise<void> {
+    const d = event.data;
+    const paymentId = streamId(event.streamName);
+    const show = (money: Money | null): string =>
+      money ? `${toMajor(money.amount, money.currency)} ${money.currency}` : 'no amount';
+    const text =
+      `Payment ${paymentId} (user ${event.metadata.userId}): ${d.kind}.\n` +
+      `The provider reported ${show(d.reported)} (capture ${d.captureId}, order ${d.providerRef ?? 'not named'}, ` +
+      `via ${d.source}); the sale was ${show(d.expected)}; the payment was ${d.statusBefore}.\n` +
+      `Nothing was granted. Check it at the provider, then either:\n` +
+      `  npm run billing -- anomaly grant ${paymentId} ${d.captureId}\n` +
+      `  npm run billing -- anomaly refund ${paymentId} ${d.captureId} --refund-id <the provider's refund id>\n`;
+    this.logger.error(`payment anomaly: ${text.replace(/\n/g, ' ')}`);
+    if (!this.options.operatorEmail) return;
+    await this.mailer.send({
+      to: this.options.operatorEmail,
+      subject: `[Kora] Payment anomaly: ${d.kind} on ${paymentId}`,
+      text,
+      language: 'en',
+      template: 'payment-anomaly',
     });
   }
 

@@ -103,6 +103,10 @@ interface PaymentTally {
   captures: EventRef[];
   refund: EventRef | null;
   grants: EventRef[];
+  /** Money reported that did not match the sale, by capture id: the event, and the operator's resolution. */
+  anomalies: Map<string, { ref: EventRef; kind: string; resolution: 'granted' | 'refunded' | null }>;
+  /** The captured amount (what a refund may give back). */
+  captured: Money | null;
 }
 
 interface PackTally {
@@ -147,6 +151,9 @@ const refOf = (event: RecordedEvent): EventRef => ({
 const sameMoney = (a: Money | undefined, b: Money | undefined): boolean =>
   !!a && !!b && a.amount === b.amount && a.currency === b.currency;
 
+const notMore = (a: Money | undefined, b: Money | undefined): boolean =>
+  !!a && !!b && a.currency === b.currency && a.amount <= b.amount;
+
 const showMoney = (money: Money | undefined): string => (money ? `${money.amount} ${money.currency}` : 'none');
 
 export class LedgerAudit {
@@ -165,6 +172,9 @@ export class LedgerAudit {
   private readonly revenue = new Map<string, RevenueRow>();
   private readonly violations: AuditViolation[] = [];
   private replayed = 0;
+  /** Whether any payment went through a live provider (then a sandbox capture gave something away). */
+  private liveSeen = false;
+  private readonly sandboxCaptures: Array<{ ref: EventRef; owner: string; paymentId: string }> = [];
 
   constructor(private readonly options: AuditOptions = {}) {}
 
@@ -175,7 +185,16 @@ export class LedgerAudit {
   private payment(paymentId: string): PaymentTally {
     let tally = this.payments.get(paymentId);
     if (!tally) {
-      tally = { paymentId, intent: null, intentRef: null, captures: [], refund: null, grants: [] };
+      tally = {
+        paymentId,
+        intent: null,
+        intentRef: null,
+        captures: [],
+        refund: null,
+        grants: [],
+        anomalies: new Map(),
+        captured: null,
+      };
       this.payments.set(paymentId, tally);
     }
     return tally;
@@ -190,12 +209,13 @@ export class LedgerAudit {
     return this.inWindow(at) && (!this.options.account || intent.ownerId === this.options.account);
   }
 
-  private revenueRow(intent: PaymentIntentCreated['data']): RevenueRow {
-    const key = `${intent.price.currency}|${intent.provider}`;
+  /** Revenue in the currency the money actually moved in (an anomaly granted in another one is counted there). */
+  private revenueRow(intent: PaymentIntentCreated['data'], currency: Money['currency']): RevenueRow {
+    const key = `${currency}|${intent.provider}`;
     let row = this.revenue.get(key);
     if (!row) {
       row = {
-        currency: intent.price.currency,
+        currency,
         provider: intent.provider,
         captures: 0,
         captured: 0,
@@ -265,6 +285,7 @@ export class LedgerAudit {
       }
       tally.intent = event.data;
       tally.intentRef = ref;
+      if (event.data.mode === 'live') this.liveSeen = true;
       if (event.data.paymentId !== paymentId) {
         this.violation(
           'payment.stream',
@@ -303,7 +324,18 @@ export class LedgerAudit {
             [owner],
           );
         }
-        if (!sameMoney(event.data.amount, intent.price)) {
+        tally.captured = event.data.amount;
+        if (event.data.source === 'operator') {
+          // Granted by an operator's resolution of an anomaly: whatever amount the provider took.
+          if (tally.anomalies.get(event.data.captureId)?.resolution !== 'granted') {
+            this.violation(
+              'payment.operator-capture',
+              `payment ${paymentId} granted by an operator without a resolved anomaly for ${event.data.captureId}`,
+              [ref],
+              [owner],
+            );
+          }
+        } else if (!sameMoney(event.data.amount, intent.price)) {
           this.violation(
             'payment.amount',
             `payment ${paymentId} captured ${showMoney(event.data.amount)}, sold at ${showMoney(intent.price)}`,
@@ -311,13 +343,31 @@ export class LedgerAudit {
             [owner],
           );
         }
+        if (intent.mode === 'sandbox') this.sandboxCaptures.push({ ref, owner, paymentId });
         if (this.counted(intent, event.metadata.occurredAt)) {
-          const row = this.revenueRow(intent);
+          const row = this.revenueRow(intent, event.data.amount?.currency ?? intent.price.currency);
           row.captures += 1;
           row.captured += event.data.amount?.amount ?? 0;
           row.net = row.captured - row.refunded;
         }
         return;
+      case 'PaymentAnomalyDetected':
+        tally.anomalies.set(event.data.captureId, { ref, kind: event.data.kind, resolution: null });
+        return;
+      case 'PaymentAnomalyResolved': {
+        const anomaly = tally.anomalies.get(event.data.captureId);
+        if (!anomaly) {
+          this.violation(
+            'payment.anomaly-unknown',
+            `payment ${paymentId} resolves an anomaly it never had (${event.data.captureId})`,
+            [ref],
+            [owner],
+          );
+          return;
+        }
+        anomaly.resolution = event.data.resolution;
+        return;
+      }
       case 'PaymentRefunded':
         if (tally.refund) {
           this.violation(
@@ -337,16 +387,17 @@ export class LedgerAudit {
             [owner],
           );
         }
-        if (!sameMoney(event.data.amount, intent.price)) {
+        // A refund gives back at most what was captured, in its currency (a partial refund gives back less).
+        if (!notMore(event.data.amount, tally.captured ?? intent.price)) {
           this.violation(
             'payment.amount',
-            `payment ${paymentId} refunded ${showMoney(event.data.amount)}, sold at ${showMoney(intent.price)}`,
+            `payment ${paymentId} refunded ${showMoney(event.data.amount)}, captured ${showMoney(tally.captured ?? intent.price)}`,
             [tally.intentRef!, ref],
             [owner],
           );
         }
         if (this.counted(intent, event.metadata.occurredAt)) {
-          const row = this.revenueRow(intent);
+          const row = this.revenueRow(intent, event.data.amount?.currency ?? intent.price.currency);
           row.refunds += 1;
           row.refunded += event.data.amount?.amount ?? 0;
           row.net = row.captured - row.refunded;
@@ -591,6 +642,29 @@ export class LedgerAudit {
           `${unlock.ref.streamName} unlocked by ${unlock.via} ${unlock.causationId}, which paid for no such result`,
           [unlock.ref],
           [unlock.userId],
+        );
+      }
+    }
+
+    for (const payment of this.payments.values()) {
+      for (const [captureId, anomaly] of payment.anomalies) {
+        if (anomaly.resolution) continue;
+        this.violation(
+          'payment.anomaly',
+          `payment ${payment.paymentId}: ${anomaly.kind} (capture ${captureId}) awaits an operator: ` +
+            `npm run billing -- anomaly grant|refund ${payment.paymentId} ${captureId}`,
+          [anomaly.ref],
+          [payment.intent?.ownerId],
+        );
+      }
+    }
+    if (this.liveSeen) {
+      for (const capture of this.sandboxCaptures) {
+        this.violation(
+          'payment.sandbox-beside-live',
+          `payment ${capture.paymentId} was paid in the built-in sandbox (no money) on a ledger with live payments`,
+          [capture.ref],
+          [capture.owner],
         );
       }
     }

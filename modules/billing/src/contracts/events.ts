@@ -121,6 +121,8 @@ export type PaymentIntentCreated = DomainEvent<
      * (PayPal payments created before the window was recorded).
      */
     expiresAt: string | null;
+    /** Through the provider's real API or the built-in sandbox (absent before it was recorded). */
+    mode?: 'live' | 'sandbox';
   }
 >;
 
@@ -130,18 +132,81 @@ export type PaymentCaptured = DomainEvent<
   {
     captureId: string;
     amount: Money;
-    /** Who reported it: `capture` (our capture call), `callback` (a verified provider callback), `reconciler`, `status`. */
-    source: 'capture' | 'callback' | 'reconciler' | 'status';
+    /**
+     * Who reported it: `capture` (our capture call), `callback` (a verified provider callback), `reconciler`,
+     * `status`; `operator` when an operator granted a payment anomaly (its amount may differ from the price then).
+     */
+    source: CaptureSource | 'operator';
   }
+>;
+
+export type CaptureSource = 'capture' | 'callback' | 'reconciler' | 'status';
+
+/**
+ * Why money the provider reports is not granted: less or more than the price, another currency, no amount at all
+ * (fail closed), another order than the intent's, a payment for a code or order already cancelled or expired, a
+ * second payment for a payment already paid.
+ */
+export const ANOMALY_KINDS = [
+  'UNDERPAID',
+  'OVERPAID',
+  'WRONG_CURRENCY',
+  'AMOUNT_MISSING',
+  'UNKNOWN_ORDER',
+  'PAID_AFTER_CLOSE',
+  'PAID_TWICE',
+] as const;
+export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
+
+/**
+ * The provider reports money that does not match what was sold: recorded (never lost), nothing granted, operators
+ * told; an operator resolves it (`npm run billing -- anomaly ...`: grant it, or refund it at the provider).
+ */
+export type PaymentAnomalyDetected = DomainEvent<
+  'PaymentAnomalyDetected',
+  {
+    kind: AnomalyKind;
+    /** The provider's id for the money (its capture or transaction id): one anomaly per capture. */
+    captureId: string;
+    /** What the provider reported (null: no amount). */
+    reported: Money | null;
+    /** The price recorded on the intent. */
+    expected: Money;
+    /** The order (or QR code) the provider named, when it named one. */
+    providerRef: string | null;
+    source: CaptureSource;
+    /** The payment's status when the money arrived. */
+    statusBefore: PaymentStatus;
+  }
+>;
+
+/** An operator's decision on an anomaly: granted (a `PaymentCaptured` from `operator` follows) or refunded. */
+export type PaymentAnomalyResolved = DomainEvent<
+  'PaymentAnomalyResolved',
+  { captureId: string; resolution: 'granted' | 'refunded'; note: string; refundId: string | null }
 >;
 
 export type PaymentFailed = DomainEvent<'PaymentFailed', { code: string; message: string }>;
 export type PaymentCancelled = DomainEvent<'PaymentCancelled', { by: 'user' | 'provider' }>;
 export type PaymentExpired = DomainEvent<'PaymentExpired', Record<string, never>>;
-export type PaymentRefunded = DomainEvent<'PaymentRefunded', { amount: Money; reason: string; refundId: string }>;
+/**
+ * Money given back: a refund (by an operator's command or reported by the provider) or, with `reversal`, a
+ * chargeback the buyer's bank made. `amount` is what went back (a partial refund is less than the price).
+ */
+export type PaymentRefunded = DomainEvent<
+  'PaymentRefunded',
+  { amount: Money; reason: string; refundId: string; source?: 'operator' | 'provider'; reversal?: boolean }
+>;
 
 export type PaymentEvent =
-  PaymentIntentCreated | PaymentCaptured | PaymentFailed | PaymentCancelled | PaymentExpired | PaymentRefunded;
+  | PaymentIntentCreated
+  | PaymentCaptured
+  | PaymentFailed
+  | PaymentCancelled
+  | PaymentExpired
+  | PaymentRefunded
+  | PaymentAnomalyDetected
+  | PaymentAnomalyResolved;
 
 export const PAYMENT_EVENT_TYPES = [
   'PaymentIntentCreated',
@@ -150,6 +215,8 @@ export const PAYMENT_EVENT_TYPES = [
   'PaymentCancelled',
   'PaymentExpired',
   'PaymentRefunded',
+  'PaymentAnomalyDetected',
+  'PaymentAnomalyResolved',
 ] as const satisfies readonly PaymentEvent['type'][];
 
 /** A payment's status as the history shows it. */

@@ -1,5 +1,12 @@
 import type { Decider } from '@kora/kernel';
-import type { Money, PaymentEvent, PaymentIntentCreated, PaymentStatus } from '../contracts/events';
+import type {
+  AnomalyKind,
+  CaptureSource,
+  Money,
+  PaymentEvent,
+  PaymentIntentCreated,
+  PaymentStatus,
+} from '../contracts/events';
 import { BillingError, paymentNotFound } from './errors';
 
 /**
@@ -12,6 +19,8 @@ export interface PaymentState {
   intent: PaymentIntentCreated['data'] | null;
   status: PaymentStatus | null;
   captureId: string | null;
+  /** Money reported that did not match the sale, by capture id, and whether an operator has resolved it. */
+  anomalies: Map<string, { kind: AnomalyKind; reported: Money | null; resolved: boolean }>;
 }
 
 export type PaymentCommand =
@@ -19,15 +28,61 @@ export type PaymentCommand =
   | {
       type: 'RecordCapture';
       captureId: string;
-      amount: Money;
-      source: 'capture' | 'callback' | 'reconciler' | 'status';
+      /** What the provider reports it took; null when it said no amount (never granted then). */
+      amount: Money | null;
+      /** The order (or QR code) the provider names for it; null when it named none. */
+      providerRef: string | null;
+      source: CaptureSource;
     }
+  | { type: 'ResolveAnomaly'; captureId: string; resolution: 'grant' | 'refund'; note: string; refundId: string | null }
   | { type: 'RecordFailure'; code: string; message: string }
   | { type: 'Cancel'; by: 'user' | 'provider' }
   | { type: 'Expire' }
-  | { type: 'Refund'; refundId: string; reason: string };
+  | {
+      type: 'Refund';
+      refundId: string;
+      reason: string;
+      /** What went back (default: the price); `reversal` for a chargeback. */
+      amount?: Money;
+      source?: 'operator' | 'provider';
+      reversal?: boolean;
+    };
 
-export const initialPaymentState = (): PaymentState => ({ intent: null, status: null, captureId: null });
+export const initialPaymentState = (): PaymentState => ({
+  intent: null,
+  status: null,
+  captureId: null,
+  anomalies: new Map(),
+});
+
+const sameMoney = (a: Money, b: Money): boolean => a.amount === b.amount && a.currency === b.currency;
+
+/**
+ * Whether money the provider reports is what was sold, for this intent, while it could be paid; null when it is.
+ * The order id is checked when the provider names one (PayPal always does; Orange Money's callback names our id).
+ */
+export function anomalyOf(
+  state: PaymentState,
+  report: { captureId: string; amount: Money | null; providerRef: string | null; requireRef: boolean },
+): AnomalyKind | null {
+  const intent = state.intent!;
+  if (state.status === 'paid' || state.status === 'refunded') {
+    return report.captureId === state.captureId ? null : 'PAID_TWICE';
+  }
+  if (
+    report.requireRef
+      ? report.providerRef !== intent.providerRef
+      : report.providerRef !== null && report.providerRef !== intent.providerRef
+  ) {
+    return 'UNKNOWN_ORDER';
+  }
+  if (!report.amount || !Number.isFinite(report.amount.amount)) return 'AMOUNT_MISSING';
+  if (report.amount.currency !== intent.price.currency) return 'WRONG_CURRENCY';
+  if (report.amount.amount < intent.price.amount) return 'UNDERPAID';
+  if (report.amount.amount > intent.price.amount) return 'OVERPAID';
+  if (state.status === 'cancelled' || state.status === 'expired') return 'PAID_AFTER_CLOSE';
+  return sameMoney(report.amount, intent.price) ? null : 'AMOUNT_MISSING';
+}
 
 export function evolvePayment(state: PaymentState, event: PaymentEvent): PaymentState {
   switch (event.type) {
@@ -43,6 +98,23 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       return { ...state, status: 'expired' };
     case 'PaymentRefunded':
       return { ...state, status: 'refunded' };
+    case 'PaymentAnomalyDetected':
+      return {
+        ...state,
+        anomalies: new Map(state.anomalies).set(event.data.captureId, {
+          kind: event.data.kind,
+          reported: event.data.reported,
+          resolved: false,
+        }),
+      };
+    case 'PaymentAnomalyResolved': {
+      const anomaly = state.anomalies.get(event.data.captureId);
+      if (!anomaly) return state;
+      return {
+        ...state,
+        anomalies: new Map(state.anomalies).set(event.data.captureId, { ...anomaly, resolved: true }),
+      };
+    }
   }
 }
 
@@ -52,16 +124,66 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
   }
   if (!state.intent) throw paymentNotFound();
   switch (command.type) {
-    case 'RecordCapture':
-      // The provider has the money: that is recorded once, whatever our side had concluded before (a capture call
-      // that timed out and was marked failed, a QR the user closed). A second report changes nothing.
-      if (state.status === 'paid' || state.status === 'refunded') return [];
+    case 'RecordCapture': {
+      // A second report of the same money changes nothing.
+      if (state.captureId === command.captureId || state.anomalies.has(command.captureId)) return [];
+      // Only the price, in its currency, for this order, while it could be paid, is granted; anything else is
+      // recorded for an operator. A capture call that timed out and was marked failed is still this sale's money.
+      const kind = anomalyOf(state, { ...command, requireRef: state.intent.provider === 'PAYPAL' });
+      if (kind) {
+        return [
+          {
+            type: 'PaymentAnomalyDetected',
+            data: {
+              kind,
+              captureId: command.captureId,
+              reported: command.amount,
+              expected: state.intent.price,
+              providerRef: command.providerRef,
+              source: command.source,
+              statusBefore: state.status!,
+            },
+          },
+        ];
+      }
       return [
         {
           type: 'PaymentCaptured',
-          data: { captureId: command.captureId, amount: command.amount, source: command.source },
+          data: { captureId: command.captureId, amount: command.amount!, source: command.source },
         },
       ];
+    }
+    case 'ResolveAnomaly': {
+      const anomaly = state.anomalies.get(command.captureId);
+      if (!anomaly) {
+        throw new BillingError('BILLING.NO_ANOMALY', 'This payment has no anomaly with this capture id.', 'not_found');
+      }
+      if (anomaly.resolved) return [];
+      const resolved: PaymentEvent = {
+        type: 'PaymentAnomalyResolved',
+        data: {
+          captureId: command.captureId,
+          resolution: command.resolution === 'grant' ? 'granted' : 'refunded',
+          note: command.note,
+          refundId: command.refundId,
+        },
+      };
+      if (command.resolution === 'refund') return [resolved];
+      if (state.status === 'paid' || state.status === 'refunded') {
+        throw new BillingError(
+          'BILLING.ALREADY_PAID',
+          'This payment is already granted: refund this money at the provider instead.',
+          'conflict',
+        );
+      }
+      return [
+        resolved,
+        {
+          type: 'PaymentCaptured',
+          data: { captureId: command.captureId, amount: anomaly.reported ?? state.intent.price, source: 'operator' },
+        },
+      ];
+    }
     case 'RecordFailure':
       return state.status === 'pending'
         ? [{ type: 'PaymentFailed', data: { code: command.code, message: command.message } }]
@@ -81,7 +203,13 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
       return [
         {
           type: 'PaymentRefunded',
-          data: { amount: state.intent.price, reason: command.reason, refundId: command.refundId },
+          data: {
+            amount: command.amount ?? state.intent.price,
+            reason: command.reason,
+            refundId: command.refundId,
+            source: command.source ?? 'operator',
+            ...(command.reversal ? { reversal: true } : {}),
+          },
         },
       ];
   }

@@ -63,7 +63,20 @@ export class CapturePayPalService {
     const capture = completedCapture(order);
     if (!capture)
       throw new BillingError('BILLING.PAYMENT_NOT_CAPTURED', 'The payment is not captured yet.', 'conflict');
-    await this.records.recordCapture(paymentId, intent.ownerId, capture.id, paypalMoney(capture.amount), source);
+    const after = await this.records.recordCapture(paymentId, intent.ownerId, {
+      captureId: capture.id,
+      amount: paypalMoney(capture.amount),
+      providerRef: order.id,
+      source,
+    });
+    if (after.status !== 'paid' && after.status !== 'refunded') {
+      // PayPal took an amount, currency or order that is not this sale: kept for an operator, nothing granted.
+      throw new BillingError(
+        'BILLING.PAYMENT_UNDER_REVIEW',
+        'Your payment was received but does not match the price: our team is checking it and will contact you.',
+        'conflict',
+      );
+    }
     return { success: true, message: 'Payment captured', status: 'paid' };
   }
 }

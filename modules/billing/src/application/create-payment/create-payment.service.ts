@@ -195,6 +195,7 @@ export class CreatePaymentService {
       credits: priced.credits,
       price: priced.price,
       catalogueVersion: this.catalogue.catalogue.version,
+      mode: (providerMode(this.options, provider) === 'live' ? 'live' : 'sandbox') as 'live' | 'sandbox',
     };
     const context = this.contexts.forUser(userId);
     try {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { CommandContexts } from '@kora/kernel/nest';
-import { type Currency, type Money, PROVIDERS } from '../../contracts/events';
+import { type CaptureSource, CURRENCIES, type Currency, type Money, PROVIDERS } from '../../contracts/events';
 import { GetPaymentByProviderRef, type PaymentDocument } from '../../contracts/queries';
 import { toMinor } from '../../domain/catalogue';
 import { paymentNotFound } from '../../domain/errors';
@@ -10,10 +10,12 @@ import type { PayPalOrder } from '../../providers/port';
 import { Grants } from '../grants';
 import { Ledger } from '../ledger';
 
-/** PayPal's decimal amount to minor units. */
-export function paypalMoney(amount: { currency_code: string; value: string }): Money {
-  const currency = amount.currency_code as Currency;
-  return { amount: toMinor(amount.value, currency) ?? Math.round(Number(amount.value) * 100), currency };
+/** PayPal's decimal amount to minor units; null when it is missing or not an amount of a currency Kora sells in. */
+export function paypalMoney(amount: { currency_code?: unknown; value?: unknown } | null | undefined): Money | null {
+  const currency = amount?.currency_code as Currency;
+  if (!CURRENCIES.includes(currency)) return null;
+  const minor = toMinor(amount?.value, currency);
+  return minor === null ? null : { amount: minor, currency };
 }
 
 /** The order's completed capture, if it has one. */
@@ -55,20 +57,22 @@ export class PaymentRecords {
     return { paymentId, state };
   }
 
-  /** Records the provider's capture (once) and grants it (once). */
+  /**
+   * Records the provider's capture (once) and grants it (once), when it is the price, in its currency, for this
+   * order; anything else is recorded as an anomaly and grants nothing.
+   */
   async recordCapture(
     paymentId: string,
     ownerId: string,
-    captureId: string,
-    amount: Money,
-    source: 'capture' | 'callback' | 'reconciler' | 'status',
-  ): Promise<void> {
-    await this.ledger.payment(
+    capture: { captureId: string; amount: Money | null; providerRef: string | null; source: CaptureSource },
+  ): Promise<PaymentState> {
+    const { state } = await this.ledger.payment(
       paymentId,
-      { type: 'RecordCapture', captureId, amount, source },
+      { type: 'RecordCapture', ...capture },
       this.contexts.forSystem(ownerId, paymentId),
     );
     await this.grants.grantPayment(paymentId);
+    return state;
   }
 
   async recordFailure(paymentId: string, ownerId: string, code: string, message: string): Promise<void> {

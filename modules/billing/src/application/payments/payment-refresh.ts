@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '@kora/kernel';
 import { CommandContexts } from '@kora/kernel/nest';
+import type { Money } from '../../contracts/events';
 import type { PaymentState } from '../../domain/payment';
 import {
   OrangeMoneyGateway,
@@ -12,6 +13,14 @@ import {
 import { CapturePayPalService } from '../capture-paypal/capture-paypal.service';
 import { Ledger } from '../ledger';
 import { completedCapture, PaymentRecords, paypalMoney } from './payment-records';
+
+/** Orange Money's amount in XOF; null when it reports none (fail closed: never granted). */
+function orangeMoneyAmount(transaction: OrangeMoneyTransaction): Money | null {
+  const amount = transaction.amount as { unit?: unknown; value?: unknown } | undefined;
+  const value = typeof amount?.value === 'string' ? Number(amount.value) : amount?.value;
+  if (amount?.unit !== 'XOF' || typeof value !== 'number' || !Number.isInteger(value) || value < 0) return null;
+  return { amount: value, currency: 'XOF' };
+}
 
 /** PayPal's answers for an order it no longer has (the sandbox's, then the REST API's detail issue). */
 const ORDER_GONE = new Set(['RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID']);
@@ -56,7 +65,12 @@ export class PaymentRefresh {
     }
     const capture = completedCapture(order);
     if (order.status === 'COMPLETED' && capture) {
-      await this.records.recordCapture(paymentId, intent.ownerId, capture.id, paypalMoney(capture.amount), source);
+      await this.records.recordCapture(paymentId, intent.ownerId, {
+        captureId: capture.id,
+        amount: paypalMoney(capture.amount),
+        providerRef: order.id,
+        source,
+      });
     } else if (order.status === 'APPROVED' && source === 'reconciler') {
       await this.capturePayPal.capture(paymentId, state, 'reconciler'); // the payer approved; the window closed before capture
     } else if (order.status === 'VOIDED') {
@@ -84,13 +98,12 @@ export class PaymentRefresh {
     const context = this.contexts.forSystem(ownerId, paymentId);
     switch (transaction.status) {
       case 'SUCCESS':
-        await this.records.recordCapture(
-          paymentId,
-          ownerId,
-          transaction.transactionId ?? transaction.reference,
-          { amount: transaction.amount.value, currency: 'XOF' },
+        await this.records.recordCapture(paymentId, ownerId, {
+          captureId: transaction.transactionId ?? transaction.reference,
+          amount: orangeMoneyAmount(transaction),
+          providerRef: null,
           source,
-        );
+        });
         return;
       case 'FAILED':
         await this.records.recordFailure(paymentId, ownerId, 'ORANGE_MONEY.FAILED', 'The Orange Money payment failed.');

@@ -8,6 +8,12 @@ import { Ledger } from '../ledger';
 import { PaymentRecords, paypalMoney } from '../payments/payment-records';
 import { PaymentRefresh } from '../payments/payment-refresh';
 
+/** The order a capture belongs to, as PayPal's capture resource names it (`supplementary_data.related_ids`). */
+function captureOrderId(resource: Record<string, unknown>): string | null {
+  const related = (resource.supplementary_data as { related_ids?: { order_id?: unknown } } | undefined)?.related_ids;
+  return typeof related?.order_id === 'string' ? related.order_id : null;
+}
+
 /** What a verified provider callback says about a payment, recorded once (duplicates and late ones change nothing). */
 @Injectable()
 export class ProviderCallbacksService {
@@ -52,14 +58,12 @@ export class ProviderCallbacksService {
         );
         return;
       }
-      const amount = resource.amount as { currency_code: string; value: string };
-      await this.records.recordCapture(
-        paymentId,
-        state.intent.ownerId,
-        String(resource.id),
-        paypalMoney(amount),
-        'callback',
-      );
+      await this.records.recordCapture(paymentId, state.intent.ownerId, {
+        captureId: String(resource.id),
+        amount: paypalMoney(resource.amount as Parameters<typeof paypalMoney>[0]),
+        providerRef: captureOrderId(resource),
+        source: 'callback',
+      });
     }
   }
 }

@@ -26,6 +26,11 @@ export interface SandboxKnobs {
   duplicateCallbacks: boolean;
   webhooks: boolean;
   loseCaptureResponse: boolean;
+  /**
+   * The buyer's money comes to this instead of the price (PayPal's decimal, or XOF as an integer string; `""` for no
+   * amount at all): to play underpaid, overpaid and amount-less captures by hand. Null: the price.
+   */
+  payAmount: string | null;
 }
 
 export const DEFAULT_KNOBS: SandboxKnobs = {
@@ -35,6 +40,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   duplicateCallbacks: false,
   webhooks: true,
   loseCaptureResponse: false,
+  payAmount: null,
 };
 
 interface SandboxOrder {
@@ -185,10 +191,11 @@ export class PaymentSandbox {
       throw new ProviderRefusal('INSTRUMENT_DECLINED', 'The instrument presented was declined.', true);
     }
     const unit = stored.order.purchase_units[0]!;
+    const payAmount = this.knobs.payAmount;
     const capture = {
       id: randomBytes(9).toString('hex').toUpperCase().slice(0, 17),
       status: 'COMPLETED' as const,
-      amount: unit.amount,
+      amount: payAmount === null ? unit.amount : { ...unit.amount, value: payAmount },
       ...(unit.custom_id ? { custom_id: unit.custom_id } : {}),
     };
     const order: PayPalOrder = {
@@ -197,7 +204,11 @@ export class PaymentSandbox {
       purchase_units: [{ ...unit, payments: { captures: [capture] } }],
     };
     await this.orders.upsert({ ...stored, order, captureRequestId: requestId });
-    void this.sendPayPalWebhook('PAYMENT.CAPTURE.COMPLETED', 'capture', capture);
+    // PayPal's capture resource names its order in `supplementary_data.related_ids` (webhook payloads do).
+    void this.sendPayPalWebhook('PAYMENT.CAPTURE.COMPLETED', 'capture', {
+      ...capture,
+      supplementary_data: { related_ids: { order_id: order.id } },
+    });
     if (this.knobs.loseCaptureResponse) throw new ProviderUnavailable('sandbox: the capture answer was lost');
     return order;
   }
@@ -313,8 +324,14 @@ export class PaymentSandbox {
     };
     await this.qrCodes.upsert(next);
     const transaction = this.transaction(next);
+    const payAmount = this.knobs.payAmount;
+    if (payAmount !== null) {
+      // What the buyer's wallet actually sent (the knob), in the callback and in the status answer alike.
+      transaction.amount = (payAmount === '' ? undefined : { unit: 'XOF', value: Number(payAmount) }) as never;
+      await this.qrCodes.upsert({ ...next, amount: transaction.amount });
+    }
     const body = JSON.stringify({
-      amount: next.amount,
+      amount: transaction.amount,
       partner: { idType: 'CODE', id: SANDBOX_MERCHANT },
       customer: { idType: 'MSISDN', id: '770000000' },
       reference: next._id,

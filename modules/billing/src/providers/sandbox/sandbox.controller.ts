@@ -65,6 +65,12 @@ export class SandboxController {
       if (typeof body?.[key] === 'boolean') change[key] = body[key];
     }
     if (typeof body?.delayMs === 'number' && body.delayMs >= 0) change.delayMs = Math.min(body.delayMs, 60_000);
+    if (
+      body?.payAmount === null ||
+      (typeof body?.payAmount === 'string' && /^(\d{1,9}(\.\d{1,2})?)?$/.test(body.payAmount))
+    ) {
+      change.payAmount = body.payAmount;
+    }
     return this.sandbox.setKnobs(change);
   }
 

@@ -1,0 +1,136 @@
+import { Anomalies, PaymentSandbox } from '@kora/billing';
+import { EventStore, Mailer, ReadStore } from '@kora/kernel';
+import request from 'supertest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { runAudit } from '../../src/cli/audit-run';
+import { OutboxMailer } from '../../src/infra/mail/mailers';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { eventsOf, seedTrack, signedIn, type SignedIn } from './billing-support';
+
+const OPERATOR = 'payments@kora.example';
+
+describe('money that does not match its sale is kept for an operator, never granted', () => {
+  let test: TestApp;
+  let buyer: SignedIn;
+  const sandbox = () => test.app.get(PaymentSandbox);
+  const eventsOfPayment = async (paymentId: string, types: string[]) =>
+    (await eventsOf(test, types)).filter((e) => e.streamName === `payment-${paymentId}`);
+  const audit = async () => (await runAudit(test.app.get(EventStore), test.app.get(ReadStore), {})).report;
+  const violationsOf = async (paymentId: string) =>
+    (await audit()).violations.filter((v) => v.message.includes(paymentId)).map((v) => v.rule);
+
+  beforeAll(async () => {
+    test = await startTestApp({
+      env: { BILLING_OPERATOR_EMAIL: OPERATOR, BILLING_RECONCILE_SECONDS: '0', BILLING_RECONCILE_MIN_AGE_SECONDS: '0' },
+    });
+    buyer = await signedIn(test, 'anomaly-buyer');
+  }, 60_000);
+  afterAll(() => test?.close());
+  afterEach(() => sandbox().setKnobs({ payAmount: null, webhooks: true }));
+
+  /** Mastering credits left (no pack at all: 404 NO_SUBSCRIPTION, none). */
+  const credits = async (): Promise<number> => {
+    const current = await request(test.url).get('/api/subscriptions/current').set(buyer.auth);
+    if (current.status === 404) return 0;
+    return current.body.subscription.remaining.AI_MASTERING as number;
+  };
+
+  it('a PayPal capture of 0.01 USD for a 19.99 USD pack: under review, no credits, operators told; granted by an operator', async () => {
+    const intent = await request(test.url)
+      .post('/api/payments/createIntent')
+      .set(buyer.auth)
+      .send({ provider: 'PAYPAL', currency: 'USD', planId: 'mastering-starter', paymentType: 'PACK' })
+      .expect(201);
+    sandbox().setKnobs({ payAmount: '0.01' });
+    await request(test.url).post(`/sandbox/paypal/orders/${intent.body.orderId}/approve`).send({}).expect(200);
+    const capture = await request(test.url)
+      .post(`/api/payments/paypal/capture/${intent.body.orderId}`)
+      .set(buyer.auth)
+      .expect(409);
+    expect(capture.body.code).toBe('BILLING.PAYMENT_UNDER_REVIEW');
+    const paymentId = intent.body.paymentId as string;
+    // The webhook of the same capture comes too: still one anomaly, still nothing granted.
+    await test.app.get((await import('@kora/billing')).PaymentReconciler).runOnce();
+    const anomalies = await eventsOfPayment(paymentId, ['PaymentAnomalyDetected']);
+    expect(anomalies).toHaveLength(1);
+    expect(anomalies[0]!.data).toMatchObject({
+      kind: 'UNDERPAID',
+      reported: { amount: 1, currency: 'USD' },
+      expected: { amount: 1999, currency: 'USD' },
+      providerRef: intent.body.orderId,
+      statusBefore: 'pending',
+    });
+    expect(await eventsOfPayment(paymentId, ['PaymentCaptured'])).toEqual([]);
+    expect(await credits()).toBe(0);
+    expect(await violationsOf(paymentId)).toEqual(['payment.anomaly']);
+
+    // Operators are told by mail (and in the log).
+    const outbox = test.app.get(Mailer) as OutboxMailer;
+    let mail;
+    for (let i = 0; i < 100 && !mail; i += 1) {
+      mail = (await outbox.list()).find((m) => m.to === OPERATOR && m.subject.includes(paymentId));
+      if (!mail) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(mail?.subject).toBe(`[Kora] Payment anomaly: UNDERPAID on ${paymentId}`);
+
+    // Checked at PayPal, the operator grants it: the pack is granted once, the audit is clean.
+    const captureId = (anomalies[0]!.data as { captureId: string }).captureId;
+    const outcome = await test.app.get(Anomalies).resolve(paymentId, captureId, 'grant', 'buyer paid the rest by bank');
+    expect(outcome.resolvedNow).toBe(true);
+    expect((await test.app.get(Anomalies).resolve(paymentId, captureId, 'grant', 'again')).resolvedNow).toBe(false);
+    expect(await credits()).toBe(5);
+    expect(await violationsOf(paymentId)).toEqual([]);
+  });
+
+  it('an Orange Money SUCCESS without an amount is never granted (fail closed); refunded by an operator', async () => {
+    const trackId = await seedTrack(test, buyer.userId);
+    const intent = await request(test.url)
+      .post('/api/payments/createIntent')
+      .set(buyer.auth)
+      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
+      .expect(201);
+    const paymentId = intent.body.paymentId as string;
+    sandbox().setKnobs({ payAmount: '' });
+    await request(test.url).post(`/sandbox/orange-money/payments/${paymentId}/pay`).send({}).expect(200);
+    const status = await request(test.url)
+      .post('/api/payments/status')
+      .set(buyer.auth)
+      .send({ paymentIntentId: paymentId })
+      .expect(200);
+    expect(status.body.status).toBe('PENDING');
+    const [anomaly] = await eventsOfPayment(paymentId, ['PaymentAnomalyDetected']);
+    expect(anomaly!.data).toMatchObject({ kind: 'AMOUNT_MISSING', reported: null });
+    const track = await request(test.url).get(`/api/audio/track/${trackId}`).set(buyer.auth).expect(200);
+    expect(track.body.unlocked).toBe(false);
+    const captureId = (anomaly!.data as { captureId: string }).captureId;
+    await test.app.get(Anomalies).resolve(paymentId, captureId, 'refund', 'refunded at Orange Money', 'OM-REFUND-1');
+    expect(await violationsOf(paymentId)).toEqual([]);
+    expect(await eventsOfPayment(paymentId, ['PaymentCaptured'])).toEqual([]);
+  });
+
+  it('an Orange Money code paid after the buyer cancelled it: recorded as paid after close, nothing unlocked', async () => {
+    const trackId = await seedTrack(test, buyer.userId);
+    const intent = await request(test.url)
+      .post('/api/payments/createIntent')
+      .set(buyer.auth)
+      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
+      .expect(201);
+    const paymentId = intent.body.paymentId as string;
+    await request(test.url).post(`/api/payments/orange-money/${paymentId}/cancel`).set(buyer.auth).expect(200);
+    // The code stays payable at Orange Money until its validity ends: the buyer pays it anyway.
+    await request(test.url).post(`/sandbox/orange-money/payments/${paymentId}/pay`).send({}).expect(200);
+    let anomalies: Awaited<ReturnType<typeof eventsOfPayment>> = [];
+    for (let i = 0; i < 100 && anomalies.length === 0; i += 1) {
+      anomalies = await eventsOfPayment(paymentId, ['PaymentAnomalyDetected']);
+      if (anomalies.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(anomalies[0]!.data).toMatchObject({
+      kind: 'PAID_AFTER_CLOSE',
+      statusBefore: 'cancelled',
+      reported: { amount: 3000, currency: 'XOF' },
+    });
+    const track = await request(test.url).get(`/api/audio/track/${trackId}`).set(buyer.auth).expect(200);
+    expect(track.body.unlocked).toBe(false);
+    expect(await violationsOf(paymentId)).toEqual(['payment.anomaly']);
+  });
+});
