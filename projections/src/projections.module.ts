@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import {
   GetCreditAccountHandler,
+  GetPaymentByCaptureHandler,
   GetPaymentByProviderRefHandler,
   GetPaymentHandler,
   ListPaymentsHandler,
@@ -42,6 +43,7 @@ import {
     GetAccountsDueForPurgeHandler,
     GetPreferencesHandler,
     GetPaymentHandler,
+    GetPaymentByCaptureHandler,
     GetPaymentByProviderRefHandler,
     ListPaymentsHandler,
     ListPendingPaymentsHandler,

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { runAudit } from '../../src/cli/audit-run';
 import { OutboxMailer } from '../../src/infra/mail/mailers';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { eventsOf, seedTrack, signedIn, type SignedIn } from './billing-support';
+import { buyPackOverHttp, eventsOf, seedTrack, signedIn, type SignedIn } from './billing-support';
 
 const OPERATOR = 'payments@kora.example';
 
@@ -26,7 +26,9 @@ describe('money that does not match its sale is kept for an operator, never gran
     buyer = await signedIn(test, 'anomaly-buyer');
   }, 60_000);
   afterAll(() => test?.close());
-  afterEach(() => sandbox().setKnobs({ payAmount: null, webhooks: true }));
+  afterEach(() => {
+    sandbox().setKnobs({ payAmount: null, webhooks: true });
+  });
 
   /** Mastering credits left (no pack at all: 404 NO_SUBSCRIPTION, none). */
   const credits = async (): Promise<number> => {
@@ -132,5 +134,50 @@ describe('money that does not match its sale is kept for an operator, never gran
     const track = await request(test.url).get(`/api/audio/track/${trackId}`).set(buyer.auth).expect(200);
     expect(track.body.unlocked).toBe(false);
     expect(await violationsOf(paymentId)).toEqual(['payment.anomaly']);
+  });
+
+  it('refunds and chargebacks reported by PayPal take back the unspent credits, once; a paid track stays unlocked', async () => {
+    const refunded = await signedIn(test, 'refund-webhook-buyer');
+    const pack = await buyPackOverHttp(test.url, refunded.auth); // 5 credits
+    for (let i = 0; i < 2; i += 1) {
+      const trackId = await seedTrack(test, refunded.userId);
+      await request(test.url)
+        .post(`/api/audio/track/${trackId}/master`)
+        .set(refunded.auth)
+        .send({ credit: true })
+        .expect(200);
+    }
+    // Refunded in PayPal's dashboard, then the same order refunded again (a duplicate, or a second partial refund).
+    await request(test.url).post(`/sandbox/paypal/orders/${pack.orderId}/refund`).send({}).expect(200);
+    await request(test.url).post(`/sandbox/paypal/orders/${pack.orderId}/refund`).send({}).expect(200);
+    const refunds = await eventsOfPayment(pack.paymentId, ['PaymentRefunded']);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]!.data).toMatchObject({ source: 'provider', amount: { amount: 1999, currency: 'USD' } });
+    const revoked = (await eventsOf(test, ['CreditsRevoked'])).filter(
+      (e) => (e.data as { paymentId: string }).paymentId === pack.paymentId,
+    );
+    expect(revoked.map((e) => (e.data as { credits: number }).credits)).toEqual([3]);
+    const history = await request(test.url).get('/api/payments/history').set(refunded.auth).expect(200);
+    expect(history.body.payments[0]).toMatchObject({ status: 'refunded' });
+
+    // A chargeback on a track bought with PayPal: recorded as a reversal; the delivered result stays unlocked.
+    const trackId = await seedTrack(test, refunded.userId);
+    const intent = await request(test.url)
+      .post('/api/payments/createIntent')
+      .set(refunded.auth)
+      .send({ provider: 'PAYPAL', currency: 'EUR', trackId })
+      .expect(201);
+    await request(test.url).post(`/sandbox/paypal/orders/${intent.body.orderId}/approve`).send({}).expect(200);
+    await request(test.url).post(`/api/payments/paypal/capture/${intent.body.orderId}`).set(refunded.auth).expect(200);
+    await request(test.url)
+      .post(`/sandbox/paypal/orders/${intent.body.orderId}/refund`)
+      .send({ outcome: 'reverse' })
+      .expect(200);
+    const [reversal] = await eventsOfPayment(intent.body.paymentId, ['PaymentRefunded']);
+    expect(reversal!.data).toMatchObject({ reversal: true, source: 'provider' });
+    const track = await request(test.url).get(`/api/audio/track/${trackId}`).set(refunded.auth).expect(200);
+    expect(track.body.unlocked).toBe(true);
+    expect(await violationsOf(pack.paymentId)).toEqual([]);
+    expect(await violationsOf(intent.body.paymentId)).toEqual([]);
   });
 });

@@ -22,6 +22,7 @@ export const paymentsProjection = defineProjection<PaymentEvent, PaymentDocument
   indexes: [
     { fields: { userId: 1, createdAt: -1 } },
     { fields: { provider: 1, providerRef: 1 } },
+    { fields: { provider: 1, captureId: 1 } },
     { fields: { status: 1, createdAt: 1 } },
   ],
   handles: PAYMENT_EVENT_TYPES,

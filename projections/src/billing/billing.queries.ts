@@ -3,6 +3,7 @@ import {
   type CreditAccountDocument,
   GetCreditAccount,
   GetPayment,
+  GetPaymentByCapture,
   GetPaymentByProviderRef,
   ListExpiringCreditAccounts,
   ListPayments,
@@ -27,6 +28,14 @@ export class GetPaymentByProviderRefHandler implements IQueryHandler<GetPaymentB
   constructor(private readonly reads: ReadStore) {}
   execute({ provider, providerRef }: GetPaymentByProviderRef): Promise<PaymentDocument | null> {
     return this.reads.collection<PaymentDocument>('payments').findOne({ provider, providerRef });
+  }
+}
+
+@QueryHandler(GetPaymentByCapture)
+export class GetPaymentByCaptureHandler implements IQueryHandler<GetPaymentByCapture, PaymentDocument | null> {
+  constructor(private readonly reads: ReadStore) {}
+  execute({ provider, captureId }: GetPaymentByCapture): Promise<PaymentDocument | null> {
+    return this.reads.collection<PaymentDocument>('payments').findOne({ provider, captureId });
   }
 }
 

@@ -94,6 +94,14 @@ export class GetPaymentByProviderRef {
   ) {}
 }
 
+/** The payment a provider's capture (or transaction) id was recorded on. */
+export class GetPaymentByCapture {
+  constructor(
+    readonly provider: PaymentProvider,
+    readonly captureId: string,
+  ) {}
+}
+
 export class ListPayments {
   constructor(
     readonly userId: string,

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { GetPaymentByProviderRef, type PaymentDocument } from '../../contracts/queries';
+import { GetPaymentByCapture, GetPaymentByProviderRef, type PaymentDocument } from '../../contracts/queries';
 import { paymentNotFound } from '../../domain/errors';
 import type { OrangeMoneyTransaction } from '../../providers/port';
 import { CapturePayPalService } from '../capture-paypal/capture-paypal.service';
 import { Ledger } from '../ledger';
 import { PaymentRecords, paypalMoney } from '../payments/payment-records';
 import { PaymentRefresh } from '../payments/payment-refresh';
+import { Anomalies } from '../refund/anomalies';
+import { Refunds } from '../refund/refunds';
 
 /** The order a capture belongs to, as PayPal's capture resource names it (`supplementary_data.related_ids`). */
 function captureOrderId(resource: Record<string, unknown>): string | null {
@@ -23,6 +25,8 @@ export class ProviderCallbacksService {
     private readonly refresh: PaymentRefresh,
     private readonly capturePayPal: CapturePayPalService,
     private readonly queries: QueryBus,
+    private readonly refunds: Refunds,
+    private readonly anomalies: Anomalies,
   ) {}
 
   /** A verified Orange Money callback (duplicates and late ones change nothing). */
@@ -33,8 +37,31 @@ export class ProviderCallbacksService {
     await this.refresh.applyOrangeMoney(paymentId, state, transaction, 'callback');
   }
 
-  /** A verified PayPal webhook: an approval is captured on the payer's behalf, a completed capture recorded. */
+  /**
+   * A verified PayPal webhook: an approval is captured on the payer's behalf, a completed capture recorded (checked
+   * against the sale), a denied one or a reversed approval recorded as failed, a refund or a chargeback taking back
+   * what was granted. A pending capture (an eCheck, a review at PayPal) grants nothing until it completes.
+   */
   async onPayPalWebhook(eventType: string, resource: Record<string, unknown>): Promise<void> {
+    if (eventType === 'PAYMENT.CAPTURE.REFUNDED' || eventType === 'PAYMENT.CAPTURE.REVERSED') {
+      await this.onPayPalRefund(resource, eventType === 'PAYMENT.CAPTURE.REVERSED');
+      return;
+    }
+    if (eventType === 'PAYMENT.CAPTURE.PENDING') return;
+    if (eventType === 'CHECKOUT.PAYMENT-APPROVAL.REVERSED') {
+      const orderId = typeof resource.order_id === 'string' ? resource.order_id : String(resource.id);
+      const doc = await this.queries.execute<GetPaymentByProviderRef, PaymentDocument | null>(
+        new GetPaymentByProviderRef('PAYPAL', orderId),
+      );
+      if (!doc) return;
+      await this.records.recordFailure(
+        doc._id,
+        doc.userId,
+        'PAYPAL.APPROVAL_REVERSED',
+        'PayPal reversed the approval before the payment was taken.',
+      );
+      return;
+    }
     if (eventType === 'CHECKOUT.ORDER.APPROVED') {
       const doc = await this.queries.execute<GetPaymentByProviderRef, PaymentDocument | null>(
         new GetPaymentByProviderRef('PAYPAL', String(resource.id)),
@@ -44,12 +71,16 @@ export class ProviderCallbacksService {
       if (state.status === 'pending') await this.capturePayPal.capture(doc._id, state, 'callback');
       return;
     }
-    if (eventType === 'PAYMENT.CAPTURE.COMPLETED' || eventType === 'PAYMENT.CAPTURE.DENIED') {
+    if (
+      eventType === 'PAYMENT.CAPTURE.COMPLETED' ||
+      eventType === 'PAYMENT.CAPTURE.DENIED' ||
+      eventType === 'PAYMENT.CAPTURE.DECLINED'
+    ) {
       const paymentId = typeof resource.custom_id === 'string' ? resource.custom_id : null;
       if (!paymentId) return;
       const state = await this.ledger.paymentState(paymentId);
       if (!state.intent || state.intent.provider !== 'PAYPAL') return;
-      if (eventType === 'PAYMENT.CAPTURE.DENIED') {
+      if (eventType !== 'PAYMENT.CAPTURE.COMPLETED') {
         await this.records.recordFailure(
           paymentId,
           state.intent.ownerId,
@@ -65,5 +96,38 @@ export class ProviderCallbacksService {
         source: 'callback',
       });
     }
+  }
+
+  /**
+   * A refund (or, `reversal`, a chargeback) PayPal reports: its resource is the refund, whose `up` link names the
+   * capture. Recorded once for the payment that capture paid, taking back the unspent credits as the operators'
+   * command does; money held as an anomaly and refunded at PayPal closes the anomaly instead.
+   */
+  private async onPayPalRefund(resource: Record<string, unknown>, reversal: boolean): Promise<void> {
+    const links = Array.isArray(resource.links) ? (resource.links as Array<{ rel?: string; href?: string }>) : [];
+    const up = links.find((link) => link.rel === 'up')?.href ?? '';
+    const captureId = /\/captures\/([^/?]+)/.exec(up)?.[1] ?? null;
+    const named = [resource.custom_id, resource.invoice_id].find((v): v is string => typeof v === 'string' && !!v);
+    let paymentId = named ?? null;
+    if (!paymentId && captureId) {
+      const doc = await this.queries.execute<GetPaymentByCapture, PaymentDocument | null>(
+        new GetPaymentByCapture('PAYPAL', captureId),
+      );
+      paymentId = doc?._id ?? null;
+    }
+    if (!paymentId) return;
+    const state = await this.ledger.paymentState(paymentId);
+    if (!state.intent || state.intent.provider !== 'PAYPAL') return;
+    const refundId = String(resource.id);
+    const reason = reversal ? 'chargeback reported by PayPal' : 'refund reported by PayPal';
+    if (captureId && state.anomalies.get(captureId)?.resolved === false) {
+      await this.anomalies.resolve(paymentId, captureId, 'refund', reason, refundId);
+      return;
+    }
+    if (state.status !== 'paid' && state.status !== 'refunded') return;
+    // A reversal's amount may come signed: what went back is its absolute value.
+    const given = resource.amount as { currency_code?: unknown; value?: unknown } | undefined;
+    const amount = paypalMoney(given && { ...given, value: String(given.value ?? '').replace(/^-/, '') });
+    await this.refunds.refund(paymentId, reason, refundId, { amount, reversal });
   }
 }

@@ -33,14 +33,34 @@ export class Refunds {
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
-  async refund(paymentId: string, reason: string, refundId?: string): Promise<RefundOutcome> {
+  /**
+   * `provider`: reported by the provider (a refund made in its dashboard, a chargeback with `reversal`), with the
+   * amount that went back; otherwise an operator's command for the price.
+   */
+  async refund(
+    paymentId: string,
+    reason: string,
+    refundId?: string,
+    reported?: { amount: Money | null; reversal: boolean },
+  ): Promise<RefundOutcome> {
     const state = await this.ledger.paymentState(paymentId);
     const intent = state.intent;
     if (!intent) throw paymentNotFound();
     const context = this.contexts.forSystem(intent.ownerId, paymentId);
     const { events } = await this.ledger.payment(
       paymentId,
-      { type: 'Refund', refundId: refundId ?? `manual-${this.ids.newId()}`, reason },
+      {
+        type: 'Refund',
+        refundId: refundId ?? `manual-${this.ids.newId()}`,
+        reason,
+        ...(reported
+          ? {
+              source: 'provider' as const,
+              reversal: reported.reversal,
+              ...(reported.amount ? { amount: reported.amount } : {}),
+            }
+          : {}),
+      },
       context,
     );
     let creditsRevoked = 0;

@@ -213,6 +213,33 @@ export class PaymentSandbox {
     return order;
   }
 
+  /**
+   * A refund made in PayPal's dashboard, or (`reverse`) a chargeback the buyer's bank made: PayPal's refund resource
+   * (its `up` link names the capture) goes out in PAYMENT.CAPTURE.REFUNDED or PAYMENT.CAPTURE.REVERSED.
+   */
+  async refundOrder(orderId: string, outcome: 'refund' | 'reverse'): Promise<Record<string, unknown> | null> {
+    const stored = await this.orders.findById(orderId);
+    const capture = stored?.order.purchase_units[0]?.payments?.captures?.[0];
+    if (!stored || !capture) return null;
+    const refund = {
+      id: randomBytes(9).toString('hex').toUpperCase().slice(0, 17),
+      status: 'COMPLETED',
+      amount: capture.amount,
+      ...(capture.custom_id ? { custom_id: capture.custom_id } : {}),
+      create_time: this.clock.now().toISOString(),
+      links: [
+        { href: `${this.publicUrl}/sandbox/v2/payments/refunds/${capture.id}`, rel: 'self', method: 'GET' },
+        { href: `${this.publicUrl}/sandbox/v2/payments/captures/${capture.id}`, rel: 'up', method: 'GET' },
+      ],
+    };
+    await this.sendPayPalWebhook(
+      outcome === 'reverse' ? 'PAYMENT.CAPTURE.REVERSED' : 'PAYMENT.CAPTURE.REFUNDED',
+      'refund',
+      refund,
+    );
+    return refund;
+  }
+
   private async sendPayPalWebhook(eventType: string, resourceType: string, resource: Record<string, unknown>) {
     if (!this.knobs.webhooks) return;
     const body = {

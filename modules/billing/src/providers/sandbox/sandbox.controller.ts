@@ -105,6 +105,15 @@ export class SandboxController {
     void reply.send({ id: order.id, status: order.status });
   }
 
+  /** PayPal refunds a captured order (its dashboard), or the buyer's bank reverses it (`outcome: reverse`). */
+  @Post('paypal/orders/:orderId/refund')
+  @HttpCode(200)
+  async refund(@Param('orderId') orderId: string, @Body() body: { outcome?: string } | undefined) {
+    const refund = await this.sandbox.refundOrder(orderId, body?.outcome === 'reverse' ? 'reverse' : 'refund');
+    if (!refund) throw new NotFoundException('No captured order');
+    return refund;
+  }
+
   @Post('paypal/orders/:orderId/cancel')
   async cancel(@Param('orderId') orderId: string, @Res() reply: FastifyReply): Promise<void> {
     void reply.redirect(`${this.sandbox.publicUrl}/payment/cancel?token=${encodeURIComponent(orderId)}`, 303);
