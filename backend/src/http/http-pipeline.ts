@@ -189,6 +189,8 @@ export function bodyParsers(fastify: FastifyInstance): void {
     'application/json',
     { parseAs: 'string', bodyLimit: JSON_LIMIT },
     (request, body: string, done) => {
+      // The bytes as sent: provider callbacks are verified on them, never on a re-serialisation of the parsed body.
+      (request as { rawBody?: string }).rawBody = body;
       if (body.trim() === '') return done(null, undefined);
       parseJson(request, body, (error, value) => (error ? done(unreadableBody(), undefined) : done(null, value)));
     },

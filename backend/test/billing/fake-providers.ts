@@ -205,6 +205,10 @@ export class FakePayPal extends FakeServer {
     }
     if (method === 'POST' && path === '/v1/notifications/verify-webhook-signature') {
       const request = JSON.parse(body) as Record<string, unknown>;
+      // PayPal checks the event's bytes as the caller passes them, which must be the bytes it sent: a re-serialised
+      // event (keys, spacing, escapes, numbers written otherwise) fails, as it does at PayPal.
+      const marker = body.indexOf('"webhook_event":');
+      const rawEvent = marker < 0 ? '' : body.slice(marker + '"webhook_event":'.length, body.lastIndexOf('}')).trim();
       const required = [
         'auth_algo',
         'cert_url',
@@ -216,11 +220,7 @@ export class FakePayPal extends FakeServer {
       if (required.some((key) => typeof request[key] !== 'string') || typeof request.webhook_event !== 'object') {
         return json(res, 400, paypalError('INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', 'missing field'));
       }
-      const expected = this.sign(
-        String(request.transmission_id),
-        String(request.transmission_time),
-        JSON.stringify(request.webhook_event),
-      );
+      const expected = this.sign(String(request.transmission_id), String(request.transmission_time), rawEvent);
       const ok = request.webhook_id === this.webhookId && request.transmission_sig === expected;
       return json(res, 200, { verification_status: ok ? 'SUCCESS' : 'FAILURE' });
     }
@@ -238,28 +238,38 @@ export class FakePayPal extends FakeServer {
     order.status = 'APPROVED';
   }
 
-  /** A signed webhook delivery as PayPal sends it: the event and its transmission headers. */
+  /**
+   * A signed webhook delivery as PayPal sends it: the event's bytes (`raw`; written with spaces and a `\u` escape, as
+   * a JSON writer other than ours may, so that a re-serialisation of the parsed `body` differs), the event parsed, and
+   * its transmission headers.
+   */
   webhook(
     eventType: string,
     resource: Record<string, unknown>,
-  ): { headers: Record<string, string>; body: Record<string, unknown> } {
+  ): { headers: Record<string, string>; body: Record<string, unknown>; raw: string } {
     const body = {
       id: `WH-${randomBytes(8).toString('hex').toUpperCase()}`,
       event_version: '1.0',
       create_time: new Date().toISOString(),
       resource_type: eventType.startsWith('PAYMENT.CAPTURE') ? 'capture' : 'checkout-order',
       event_type: eventType,
-      summary: eventType,
+      summary: `${eventType} \u2014 re\u00e7u`,
       resource,
     };
+    const raw = JSON.stringify(body, null, 1).replace(
+      /[\u0080-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
     const id = randomBytes(8).toString('hex');
     const time = new Date().toISOString();
     return {
-      body,
+      body: JSON.parse(raw) as Record<string, unknown>,
+      raw,
       headers: {
+        'content-type': 'application/json',
         'paypal-transmission-id': id,
         'paypal-transmission-time': time,
-        'paypal-transmission-sig': this.sign(id, time, JSON.stringify(body)),
+        'paypal-transmission-sig': this.sign(id, time, raw),
         'paypal-cert-url': 'https://api.sandbox.paypal.com/v1/notifications/certs/CERT-FAKE',
         'paypal-auth-algo': 'SHA256withRSA',
       },

@@ -126,9 +126,12 @@ describe('the PayPal REST adapter against a fake PayPal on loopback', () => {
     }
   });
 
-  it('verifies webhooks through /v1/notifications/verify-webhook-signature', async () => {
+  it('verifies webhooks through /v1/notifications/verify-webhook-signature, on the bytes PayPal sent', async () => {
     const delivery = fake.webhook('PAYMENT.CAPTURE.COMPLETED', { id: 'CAP1', custom_id: 'pay-9' });
-    const event = await paypal.verifyWebhook(delivery.headers, delivery.body);
+    // The bytes do not survive a parse and a re-serialisation: only they verify.
+    expect(JSON.stringify(delivery.body)).not.toBe(delivery.raw);
+    expect(await paypal.verifyWebhook(delivery.headers, JSON.stringify(delivery.body))).toBeNull();
+    const event = await paypal.verifyWebhook(delivery.headers, delivery.raw);
     expect(event).toMatchObject({ event_type: 'PAYMENT.CAPTURE.COMPLETED', resource: { id: 'CAP1' } });
     const verification = JSON.parse(fake.requestsTo('/v1/notifications/verify-webhook-signature').at(-1)!.body);
     expect(verification).toMatchObject({
@@ -139,11 +142,11 @@ describe('the PayPal REST adapter against a fake PayPal on loopback', () => {
       webhook_event: delivery.body,
     });
     // Tampered with: PayPal says FAILURE.
-    const forged = { ...(delivery.body as object), resource: { id: 'CAP1', custom_id: 'someone-else' } };
+    const forged = delivery.raw.replace('"pay-9"', '"someone-else"');
     expect(await paypal.verifyWebhook(delivery.headers, forged)).toBeNull();
     // Without the transmission headers PayPal is not even asked.
     const before = fake.requests.length;
-    expect(await paypal.verifyWebhook({}, delivery.body)).toBeNull();
+    expect(await paypal.verifyWebhook({}, delivery.raw)).toBeNull();
     expect(fake.requests.length).toBe(before);
   });
 });
@@ -187,14 +190,14 @@ describe('the Orange Money REST adapter against a fake Sonatel API on loopback',
     expect(paid).toMatchObject({ status: 'SUCCESS', reference: 'pay-om-1', amount: { unit: 'XOF', value: 3000 } });
     expect(fake.requestsTo('/oauth/v1/token')).toHaveLength(1);
 
-    const callback = { ...fake.qrs.get('pay-om-1')!.transactions[0]! };
+    const callback = JSON.stringify(fake.qrs.get('pay-om-1')!.transactions[0]!);
     expect(await om.verifyCallback({ 'x-api-key': fake.callbackApiKey }, callback)).toMatchObject({
       status: 'SUCCESS',
       reference: 'pay-om-1',
     });
     expect(await om.verifyCallback({ 'x-api-key': 'wrong-key-wrong-key-wrong' }, callback)).toBeNull();
     expect(await om.verifyCallback({}, callback)).toBeNull();
-    const otherMerchant = { ...callback, partner: { idType: 'CODE', id: '999999' } };
+    const otherMerchant = JSON.stringify({ ...JSON.parse(callback), partner: { idType: 'CODE', id: '999999' } });
     expect(await om.verifyCallback({ 'x-api-key': fake.callbackApiKey }, otherMerchant)).toBeNull();
   });
 
@@ -282,16 +285,38 @@ describe('the server with both real adapters (fakes on loopback)', () => {
       captures: Array<Record<string, unknown>>;
     };
     const delivery = paypal.webhook('PAYMENT.CAPTURE.COMPLETED', capture.captures[0]!);
-    await request(test.url).post('/api/payments/paypal/webhook').set(delivery.headers).send(delivery.body).expect(200);
+    await request(test.url).post('/api/payments/paypal/webhook').set(delivery.headers).send(delivery.raw).expect(200);
     await request(test.url)
       .post('/api/payments/paypal/webhook')
       .set({ ...delivery.headers, 'paypal-transmission-sig': 'forged' })
-      .send(delivery.body)
+      .send(delivery.raw)
       .expect(401);
     const grants = (await eventsOf(test, ['PackPurchased'])).filter(
       (e) => (e.data as { paymentId: string }).paymentId === intent.body.paymentId,
     );
     expect(grants).toHaveLength(1);
+    // A verified capture webhook naming this server's payment but another order, for 0.01 USD: kept, not granted.
+    const other = await request(test.url)
+      .post('/api/payments/createIntent')
+      .set(auth)
+      .send({ provider: 'PAYPAL', currency: 'USD', planId: 'mastering-starter', paymentType: 'PACK' })
+      .expect(201);
+    const stray = paypal.webhook('PAYMENT.CAPTURE.COMPLETED', {
+      id: 'CAPTURE-OF-ANOTHER-ORDER',
+      status: 'COMPLETED',
+      amount: { currency_code: 'USD', value: '0.01' },
+      custom_id: other.body.paymentId,
+      supplementary_data: { related_ids: { order_id: 'ANOTHER-ORDER' } },
+    });
+    await request(test.url).post('/api/payments/paypal/webhook').set(stray.headers).send(stray.raw).expect(200);
+    const anomalies = (await eventsOf(test, ['PaymentAnomalyDetected', 'PackPurchased'])).filter(
+      (e) =>
+        e.streamName === `payment-${other.body.paymentId}` ||
+        (e.data as { paymentId?: string }).paymentId === other.body.paymentId,
+    );
+    expect(anomalies.map((e) => [e.type, (e.data as { kind?: string }).kind])).toEqual([
+      ['PaymentAnomalyDetected', 'UNKNOWN_ORDER'],
+    ]);
     // No sandbox with two real providers (a GET the server has no route for gets the client's page).
     const knobs = await request(test.url).get('/sandbox/knobs');
     expect(knobs.body.decline).toBeUndefined();

@@ -77,11 +77,11 @@ export abstract class PayPalGateway {
   abstract captureOrder(orderId: string, requestId: string): Promise<PayPalOrder>;
   /** `GET /v2/checkout/orders/{id}`. */
   abstract getOrder(orderId: string): Promise<PayPalOrder>;
-  /** Verifies a webhook delivery (`/v1/notifications/verify-webhook-signature`); null when it is not genuine. */
-  abstract verifyWebhook(
-    headers: Record<string, string | undefined>,
-    body: unknown,
-  ): Promise<PayPalWebhookEvent | null>;
+  /**
+   * Verifies a webhook delivery (`/v1/notifications/verify-webhook-signature`) on the exact bytes PayPal sent
+   * (`raw`: PayPal checks a checksum of them, which a re-serialised body need not match); null when not genuine.
+   */
+  abstract verifyWebhook(headers: Record<string, string | undefined>, raw: string): Promise<PayPalWebhookEvent | null>;
 }
 
 /** Orange Money `amount`: `{ unit: "XOF", value }` (XOF has no minor unit). */
@@ -128,9 +128,18 @@ export abstract class OrangeMoneyGateway {
   }): Promise<OrangeMoneyQrCode>;
   /** The transaction paid (or not) for `reference`; INITIATED while nobody paid. */
   abstract getTransaction(reference: string): Promise<OrangeMoneyTransaction>;
-  /** Verifies a callback delivery; null when it is not genuine. */
+  /** Verifies a callback delivery on the bytes as sent (`raw`); null when it is not genuine. */
   abstract verifyCallback(
     headers: Record<string, string | undefined>,
-    body: unknown,
+    raw: string,
   ): Promise<OrangeMoneyTransaction | null>;
+}
+
+/** A JSON body as text, or null when it is not JSON (a provider's delivery is parsed only after this check). */
+export function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return null;
+  }
 }

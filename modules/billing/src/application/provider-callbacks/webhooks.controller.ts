@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, Inject, NotFoundException, Post } from '@nestjs/common';
+import { Controller, Headers, HttpCode, Inject, NotFoundException, Post, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '@kora/kernel/nest';
 import { BillingError, providerUnavailable } from '../../domain/errors';
@@ -14,7 +14,10 @@ const unreachable = (error: unknown): never => {
   throw error instanceof ProviderUnavailable ? providerUnavailable() : error;
 };
 
-/** Provider callbacks: verified by the provider's adapter before anything counts; repeats change nothing. */
+/**
+ * Provider callbacks: verified by the provider's adapter on the bytes as sent (the JSON parser keeps them as
+ * `rawBody`) before anything counts; repeats change nothing.
+ */
 @ApiExcludeController()
 @Public()
 @Controller('api/payments')
@@ -35,10 +38,12 @@ export class WebhooksController {
   @HttpCode(200)
   async paypalWebhook(
     @Headers() headers: Record<string, string | undefined>,
-    @Body() body: unknown,
+    @Req() request: { rawBody?: string },
   ): Promise<{ received: true }> {
     this.offered('PAYPAL');
-    const event: PayPalWebhookEvent | null = await this.paypal.verifyWebhook(headers, body).catch(unreachable);
+    const event: PayPalWebhookEvent | null = await this.paypal
+      .verifyWebhook(headers, request.rawBody ?? '')
+      .catch(unreachable);
     if (!event) throw invalidSignature();
     await this.payments.onPayPalWebhook(event.event_type, event.resource);
     return { received: true };
@@ -48,10 +53,10 @@ export class WebhooksController {
   @HttpCode(200)
   async orangeMoneyCallback(
     @Headers() headers: Record<string, string | undefined>,
-    @Body() body: unknown,
+    @Req() request: { rawBody?: string },
   ): Promise<{ received: true }> {
     this.offered('ORANGE_MONEY');
-    const transaction = await this.orangeMoney.verifyCallback(headers, body).catch(unreachable);
+    const transaction = await this.orangeMoney.verifyCallback(headers, request.rawBody ?? '').catch(unreachable);
     if (!transaction) throw invalidSignature();
     await this.payments.onOrangeMoneyCallback(transaction);
     return { received: true };

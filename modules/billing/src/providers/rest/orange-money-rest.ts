@@ -4,6 +4,7 @@ import {
   type OrangeMoneyQrCode,
   type OrangeMoneyStatus,
   type OrangeMoneyTransaction,
+  parseJson,
   ProviderRefusal,
   ProviderUnavailable,
 } from '../port';
@@ -215,9 +216,10 @@ export class OrangeMoneyRestGateway extends OrangeMoneyGateway {
   /** A callback counts when it carries the registered API key (compared in constant time) and names our merchant. */
   async verifyCallback(
     headers: Record<string, string | undefined>,
-    body: unknown,
+    raw: string,
   ): Promise<OrangeMoneyTransaction | null> {
     if (!sameSecret(this.options.callbackApiKey, headers[ORANGE_MONEY_CALLBACK_HEADER])) return null;
+    const body = parseJson(raw);
     if (!body || typeof body !== 'object') return null;
     const callback = body as SonatelTransaction;
     if (callback.partner?.id && callback.partner.id !== this.merchantCode) return null;

@@ -2,6 +2,7 @@ import {
   PayPalGateway,
   type PayPalOrder,
   type PayPalWebhookEvent,
+  parseJson,
   ProviderRefusal,
   ProviderUnavailable,
 } from '../port';
@@ -58,6 +59,11 @@ const WEBHOOK_HEADERS = [
   'paypal-cert-url',
   'paypal-auth-algo',
 ] as const;
+
+/** A request body already serialised (sent as is). */
+class RawJson {
+  constructor(readonly text: string) {}
+}
 
 /** PayPal Orders v2 over REST, with an OAuth2 client-credentials token cached until it expires. */
 export class PayPalRestGateway extends PayPalGateway {
@@ -116,7 +122,7 @@ export class PayPalRestGateway extends PayPalGateway {
             ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
             ...headers,
           },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          ...(body === undefined ? {} : { body: body instanceof RawJson ? body.text : JSON.stringify(body) }),
         },
         this.options.timeoutMs,
       );
@@ -213,22 +219,27 @@ export class PayPalRestGateway extends PayPalGateway {
   }
 
   /** Asks PayPal (`/v1/notifications/verify-webhook-signature`) whether the delivery is genuine. */
-  async verifyWebhook(headers: Record<string, string | undefined>, body: unknown): Promise<PayPalWebhookEvent | null> {
+  async verifyWebhook(headers: Record<string, string | undefined>, raw: string): Promise<PayPalWebhookEvent | null> {
     if (!this.options.webhookId) return null;
     const values = WEBHOOK_HEADERS.map((name) => headers[name]);
     if (values.some((value) => !value)) return null;
-    const event = body as PayPalWebhookEvent | null;
+    const event = parseJson(raw) as PayPalWebhookEvent | null;
     if (!event || typeof event !== 'object' || typeof event.event_type !== 'string') return null;
     const [transmissionId, transmissionTime, transmissionSig, certUrl, authAlgo] = values as string[];
-    const answer = await this.call('POST', '/v1/notifications/verify-webhook-signature', {
+    const fields = JSON.stringify({
       auth_algo: authAlgo,
       cert_url: certUrl,
       transmission_id: transmissionId,
       transmission_sig: transmissionSig,
       transmission_time: transmissionTime,
       webhook_id: this.options.webhookId,
-      webhook_event: body,
     });
+    // The event goes in as the bytes PayPal sent (already checked to be JSON), not re-serialised.
+    const answer = await this.call(
+      'POST',
+      '/v1/notifications/verify-webhook-signature',
+      new RawJson(`${fields.slice(0, -1)},"webhook_event":${raw.trim()}}`),
+    );
     if (answer.status >= 500 || answer.status === 429 || answer.status === 401) {
       throw this.refusal(answer, 'webhook verification');
     }

@@ -264,14 +264,11 @@ export class PaymentSandbox {
     await this.deliver(`${this.publicUrl}/api/payments/paypal/webhook`, headers, json);
   }
 
-  verifyPayPalWebhook(headers: Record<string, string | undefined>, body: unknown): boolean {
+  verifyPayPalWebhook(headers: Record<string, string | undefined>, raw: string): boolean {
     const id = headers['paypal-transmission-id'];
     const time = headers['paypal-transmission-time'];
     if (!id || !time) return false;
-    return sameSignature(
-      sign(this.secret, `${id}|${time}|${JSON.stringify(body)}`),
-      headers['paypal-transmission-sig'],
-    );
+    return sameSignature(sign(this.secret, `${id}|${time}|${raw}`), headers['paypal-transmission-sig']);
   }
 
   // ------------------------------------------------------------------ Orange Money
@@ -375,8 +372,8 @@ export class PaymentSandbox {
     return transaction;
   }
 
-  verifyOrangeMoneyCallback(headers: Record<string, string | undefined>, body: unknown): boolean {
-    return sameSignature(`sha256=${sign(this.secret, JSON.stringify(body))}`, headers['x-signature']);
+  verifyOrangeMoneyCallback(headers: Record<string, string | undefined>, raw: string): boolean {
+    return sameSignature(`sha256=${sign(this.secret, raw)}`, headers['x-signature']);
   }
 
   /** Sends a callback (twice, at once, with `duplicateCallbacks`); a delivery that fails is dropped, as providers do. */

@@ -6,6 +6,7 @@ import {
   PayPalGateway,
   type PayPalOrder,
   type PayPalWebhookEvent,
+  parseJson,
 } from '../port';
 import { PaymentSandbox, SANDBOX_MERCHANT } from './payment-sandbox';
 
@@ -28,8 +29,8 @@ export class SandboxPayPalGateway extends PayPalGateway {
     return this.sandbox.getOrder(orderId);
   }
 
-  async verifyWebhook(headers: Record<string, string | undefined>, body: unknown): Promise<PayPalWebhookEvent | null> {
-    return this.sandbox.verifyPayPalWebhook(headers, body) ? (body as PayPalWebhookEvent) : null;
+  async verifyWebhook(headers: Record<string, string | undefined>, raw: string): Promise<PayPalWebhookEvent | null> {
+    return this.sandbox.verifyPayPalWebhook(headers, raw) ? (parseJson(raw) as PayPalWebhookEvent | null) : null;
   }
 }
 
@@ -52,10 +53,10 @@ export class SandboxOrangeMoneyGateway extends OrangeMoneyGateway {
 
   async verifyCallback(
     headers: Record<string, string | undefined>,
-    body: unknown,
+    raw: string,
   ): Promise<OrangeMoneyTransaction | null> {
-    if (!this.sandbox.verifyOrangeMoneyCallback(headers, body)) return null;
-    const callback = body as {
+    if (!this.sandbox.verifyOrangeMoneyCallback(headers, raw)) return null;
+    const callback = (parseJson(raw) ?? {}) as {
       reference?: string;
       transactionId?: string;
       status?: OrangeMoneyTransaction['status'];
