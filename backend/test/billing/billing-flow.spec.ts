@@ -283,7 +283,7 @@ describe('billing over HTTP through the built-in sandbox', () => {
     expect(current.body.subscription.remaining.AI_MASTERING).toBe(0);
   }, 60_000);
 
-  it('declined at capture: the payment is recorded as failed and nothing is granted', async () => {
+  it('a card declined at capture: nothing granted, the buyer picks another card in the same checkout', async () => {
     const intent = await request(test.url)
       .post('/api/subscriptions/subscribe')
       .set(kofi.auth)
@@ -299,13 +299,21 @@ describe('billing over HTTP through the built-in sandbox', () => {
         .post(`/api/payments/paypal/capture/${intent.body.orderId}`)
         .set(kofi.auth)
         .expect(402);
-      expect(capture.body.code).toBe('BILLING.PAYMENT_DECLINED');
+      expect(capture.body).toMatchObject({
+        code: 'BILLING.PAYMENT_DECLINED',
+        details: { issue: 'INSTRUMENT_DECLINED', restart: true },
+      });
+      await request(test.url).get('/api/subscriptions/current').set(kofi.auth).expect(404);
+      const history = await request(test.url).get('/api/payments/history').set(kofi.auth).expect(200);
+      expect(history.body.payments[0]).toMatchObject({ status: 'pending' });
+      // PayPal's restart: the same order approved again with another card is captured.
+      await request(test.url).post(`/sandbox/paypal/orders/${intent.body.orderId}/approve`).send({}).expect(200);
+      await request(test.url).post(`/api/payments/paypal/capture/${intent.body.orderId}`).set(kofi.auth).expect(200);
     } finally {
       sandbox().setKnobs({ webhooks: true });
     }
-    await request(test.url).get('/api/subscriptions/current').set(kofi.auth).expect(404);
-    const history = await request(test.url).get('/api/payments/history').set(kofi.auth).expect(200);
-    expect(history.body.payments[0]).toMatchObject({ status: 'failed' });
+    const current = await request(test.url).get('/api/subscriptions/current').set(kofi.auth).expect(200);
+    expect(current.body.subscription.remaining.STEM_SEPARATION).toBeGreaterThan(0);
   });
 
   it('the provider captured but its answer was lost: the reconciler records and grants once', async () => {

@@ -1,4 +1,3 @@
-import { PaymentSandbox } from '@kora/billing';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -148,22 +147,16 @@ describe('unlocks over HTTP with real results, notifications and sockets', () =>
 
   it('notifies a pack bought and a payment failed, in both languages', async () => {
     await buyPackOverHttp(test.url, kofi.auth, 'stems-starter');
+    // Refused in the Orange Money app (insufficient balance): the payment fails.
     const intent = await request(test.url)
       .post('/api/subscriptions/subscribe')
       .set(kofi.auth)
-      .send({ provider: 'PAYPAL', currency: 'EUR', planId: 'enhancement-starter' })
+      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', planId: 'enhancement-starter' })
       .expect(201);
-    const sandbox = test.app.get(PaymentSandbox);
-    sandbox.setKnobs({ webhooks: false });
-    try {
-      await request(test.url)
-        .post(`/sandbox/paypal/orders/${intent.body.orderId}/approve`)
-        .send({ outcome: 'decline' })
-        .expect(200);
-      await request(test.url).post(`/api/payments/paypal/capture/${intent.body.orderId}`).set(kofi.auth).expect(402);
-    } finally {
-      sandbox.setKnobs({ webhooks: true });
-    }
+    await request(test.url)
+      .post(`/sandbox/orange-money/payments/${intent.body.paymentId}/pay`)
+      .send({ outcome: 'decline' })
+      .expect(200);
     type Listed = { title: string; message: string; i18n: { en: { title: string }; fr: { title: string } } };
     const list = async (lang: 'en' | 'fr') =>
       (await request(test.url).get(`/api/notifications?type=PUSH&lang=${lang}`).set(kofi.auth).expect(200)).body

@@ -26,6 +26,7 @@ export interface ApiErrorBody {
   code: string;
   message: string;
   fields?: Record<string, string>;
+  details?: Record<string, unknown>;
 }
 
 export const AUTH_REQUIRED: ApiErrorBody = {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/Modal';
+import { errorBody } from '../../lib/api';
 import { errorKey } from '../../lib/error-codes';
 import { type Currency, formatMoney } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
@@ -46,7 +47,11 @@ export interface Checkout {
   payWithOrangeMoney(order: CheckoutOrder): Promise<void>;
   /** PayPal's JS SDK asks for an order id, then says it is approved. */
   createPayPalOrder(order: CheckoutOrder): Promise<string>;
-  capturePayPal(orderId: string): Promise<void>;
+  /**
+   * Captures an approved order. `restart`: the card was declined and PayPal's own buttons let the buyer pick another
+   * in the same checkout (the SDK's `actions.restart()`), so the answer asks for it instead of failing.
+   */
+  capturePayPal(orderId: string, options?: { restartable?: boolean }): Promise<'restart' | void>;
   /** The payer left PayPal without approving (the SDK's cancel): the payment is cancelled on the server. */
   cancelPayPal(orderId: string): Promise<void>;
   /** The Orange Money modal's outcomes. */
@@ -127,7 +132,7 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
   );
 
   const capturePayPal = useCallback(
-    async (orderId: string) => {
+    async (orderId: string, options: { restartable?: boolean } = {}): Promise<'restart' | void> => {
       setPhase('capturing');
       setBusy(true);
       try {
@@ -136,6 +141,14 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
         await succeed(answer.paymentId);
       } catch (caught) {
         const code = failureCode(caught);
+        if (code === 'BILLING.PAYMENT_DECLINED' && errorBody(caught)?.details?.restart === true) {
+          // The order is still open: another card in the same checkout can pay it.
+          setBusy(false);
+          setPhase('idle');
+          setError('payment:errors.declinedRetry');
+          if (options.restartable) return 'restart';
+          return;
+        }
         if (code !== 'BILLING.PAYMENT_CLOSED' && code !== 'BILLING.PAYMENT_NOT_APPROVED') {
           return fail(paymentError(caught, 'payment:errors.capture'));
         }
@@ -405,7 +418,10 @@ function PayPalButtons(props: {
         if (closed || !container.current) return;
         const rendered = paypal.Buttons({
           createOrder: () => latest.current.checkout.createPayPalOrder(latest.current.order),
-          onApprove: (data: { orderID: string }) => latest.current.checkout.capturePayPal(data.orderID),
+          onApprove: async (data: { orderID: string }, actions?: { restart?(): Promise<void> }) => {
+            const outcome = await latest.current.checkout.capturePayPal(data.orderID, { restartable: true });
+            if (outcome === 'restart' && actions?.restart) await actions.restart();
+          },
           onCancel: (data: { orderID: string }) => void latest.current.checkout.cancelPayPal(data.orderID),
           onError: () => latest.current.checkout.fail('payment:errors.processing'),
         });

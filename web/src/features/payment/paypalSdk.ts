@@ -2,7 +2,8 @@
 export interface PayPalNamespace {
   Buttons(options: {
     createOrder(): Promise<string>;
-    onApprove(data: { orderID: string }): Promise<void>;
+    /** `actions.restart()` reopens the checkout on the same order when the funding source was declined. */
+    onApprove(data: { orderID: string }, actions?: { restart?(): Promise<void> }): Promise<void>;
     onCancel(data: { orderID: string }): void;
     onError(error: unknown): void;
   }): { render(container: HTMLElement): Promise<void>; close(): Promise<void> };

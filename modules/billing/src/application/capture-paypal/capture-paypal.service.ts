@@ -42,6 +42,15 @@ export class CapturePayPalService {
         order = await this.paypal.getOrder(intent.providerRef).catch(() => {
           throw providerUnavailable();
         });
+      } else if (error instanceof ProviderRefusal && error.issue === 'INSTRUMENT_DECLINED') {
+        // PayPal's guidance: the buyer picks another card or funding source in the same checkout (the JS SDK's
+        // `actions.restart()`), so the payment stays open; left unpaid, it expires with its order.
+        throw new BillingError(
+          'BILLING.PAYMENT_DECLINED',
+          'The card was declined. Please choose another card or payment method.',
+          'payment_required',
+          { issue: error.issue, restart: true },
+        );
       } else if (error instanceof ProviderRefusal && error.final) {
         await this.records.recordFailure(paymentId, intent.ownerId, `PAYPAL.${error.issue}`, error.message);
         throw new BillingError(
@@ -61,6 +70,24 @@ export class CapturePayPalService {
       } else throw error;
     }
     const capture = completedCapture(order);
+    const refused = order.purchase_units
+      .flatMap((unit) => unit.payments?.captures ?? [])
+      .find((c) => c.status === 'DECLINED' || c.status === 'FAILED');
+    if (!capture && refused) {
+      // A 2xx whose capture PayPal declined: the payment failed, whatever the HTTP status said.
+      await this.records.recordFailure(
+        paymentId,
+        intent.ownerId,
+        'PAYPAL.CAPTURE_DECLINED',
+        'The capture was declined.',
+      );
+      throw new BillingError(
+        'BILLING.PAYMENT_DECLINED',
+        'The payment was declined. Please try another way to pay.',
+        'payment_required',
+        { issue: 'CAPTURE_DECLINED' },
+      );
+    }
     if (!capture)
       throw new BillingError('BILLING.PAYMENT_NOT_CAPTURED', 'The payment is not captured yet.', 'conflict');
     const after = await this.records.recordCapture(paymentId, intent.ownerId, {

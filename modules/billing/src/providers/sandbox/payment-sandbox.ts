@@ -188,6 +188,8 @@ export class PaymentSandbox {
       throw new ProviderRefusal('ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.', false);
     }
     if (stored.declineOnCapture || this.knobs.decline) {
+      // As at PayPal: the order waits for the buyer to approve it again with another card (the SDK's restart).
+      await this.orders.upsert({ ...stored, order: { ...stored.order, status: 'CREATED' }, declineOnCapture: false });
       throw new ProviderRefusal('INSTRUMENT_DECLINED', 'The instrument presented was declined.', true);
     }
     const unit = stored.order.purchase_units[0]!;
