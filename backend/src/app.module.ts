@@ -66,6 +66,10 @@ function paymentProviders(config: Config): Partial<BillingOptions> {
             apiBase: config.ORANGE_MONEY_API_BASE,
             merchantCode: config.ORANGE_MONEY_MERCHANT_CODE,
             callbackApiKey: config.ORANGE_MONEY_CALLBACK_API_KEY,
+            callbackAuth: config.ORANGE_MONEY_CALLBACK_AUTH,
+            ...(config.ORANGE_MONEY_CALLBACK_HMAC_SECRET
+              ? { callbackHmacSecret: config.ORANGE_MONEY_CALLBACK_HMAC_SECRET }
+              : {}),
           },
         }
       : {}),

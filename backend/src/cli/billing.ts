@@ -1,7 +1,16 @@
 import '../runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { Anomalies, BillingError, CreditExpiry, Refunds } from '@kora/billing';
+import {
+  Anomalies,
+  BillingError,
+  CreditExpiry,
+  OrangeMoneyGateway,
+  OrangeMoneyRestGateway,
+  ProviderRefusal,
+  ProviderUnavailable,
+  Refunds,
+} from '@kora/billing';
 import pino from 'pino';
 import { AppModule } from '../app.module';
 import { ConfigError, loadConfig } from '../config/config';
@@ -13,6 +22,9 @@ const USAGE = `usage:
       grants a payment whose money did not match its sale (npm run audit lists them), once checked at the provider
   npm run billing -- anomaly refund <paymentId> <captureId> --refund-id <provider's refund id> [--note <text>]
       records that such money was refunded at the provider (nothing is granted)
+  npm run billing -- orange-money register-callback
+      tells Sonatel where to send this merchant's payment callbacks (PUBLIC_URL/api/payments/orange-money/callback),
+      with ORANGE_MONEY_CALLBACK_API_KEY; run it once per environment
   npm run billing -- expire
       expires the credits of packs past their end date now (the server does it every BILLING_EXPIRY_SECONDS)`;
 
@@ -32,7 +44,7 @@ const positional = (value: string | undefined): value is string => !!value && !v
  */
 async function main(): Promise<number> {
   const [command, ...args] = process.argv.slice(2);
-  if (command !== 'refund' && command !== 'expire' && command !== 'anomaly') {
+  if (command !== 'refund' && command !== 'expire' && command !== 'anomaly' && command !== 'orange-money') {
     console.log(USAGE);
     return command === undefined || command === '--help' ? 0 : 2;
   }
@@ -44,7 +56,8 @@ async function main(): Promise<number> {
       (!(resolution === 'grant' || resolution === 'refund') ||
         !positional(paymentId) ||
         !positional(args[2]) ||
-        (resolution === 'refund' && !option(args, '--refund-id'))));
+        (resolution === 'refund' && !option(args, '--refund-id')))) ||
+    (command === 'orange-money' && args[0] !== 'register-callback');
   if (malformed) {
     console.error(USAGE);
     return 2;
@@ -61,6 +74,27 @@ async function main(): Promise<number> {
     logger: ['error', 'warn'],
   });
   try {
+    if (command === 'orange-money') {
+      const gateway = app.get(OrangeMoneyGateway);
+      if (!(gateway instanceof OrangeMoneyRestGateway)) {
+        console.error('Orange Money is not live here: set ORANGE_MONEY_CLIENT_ID and the rest of ORANGE_MONEY_*.');
+        return 3;
+      }
+      const callbackUrl = `${config.publicUrl}/api/payments/orange-money/callback`;
+      try {
+        const answer = await gateway.registerCallback(callbackUrl, 'Kora');
+        console.log(
+          `Registered ${callbackUrl} with Orange Money (HTTP ${answer.status}): ${JSON.stringify(answer.body)}`,
+        );
+        return 0;
+      } catch (error) {
+        if (error instanceof ProviderRefusal || error instanceof ProviderUnavailable) {
+          console.error(`Orange Money refused the registration: ${error.message}`);
+          return 3;
+        }
+        throw error;
+      }
+    }
     if (command === 'expire') {
       const expired = await app.get(CreditExpiry).runOnce();
       console.log(`${expired} pack(s) expired.`);

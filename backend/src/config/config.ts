@@ -98,8 +98,15 @@ const schema = z.object({
   ORANGE_MONEY_CLIENT_SECRET: z.string().min(1).optional(),
   /** The merchant code payments go to. */
   ORANGE_MONEY_MERCHANT_CODE: z.string().min(1).optional(),
-  /** The API key registered with the callback URL; Sonatel's callbacks carry it in `x-api-key`. */
+  /** The API key registered with the callback URL (`npm run billing -- orange-money register-callback`). */
   ORANGE_MONEY_CALLBACK_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * How Sonatel's callbacks carry that key: `basic` (`Authorization: Basic <key>`) or `x-api-key` (a header). Check
+   * it with a 10 XOF live payment before opening to the public (docs/operations.md).
+   */
+  ORANGE_MONEY_CALLBACK_AUTH: z.enum(['basic', 'x-api-key']).default('basic'),
+  /** When set, callbacks must carry `X-Sonatel-Signature`, the HMAC-SHA256 of their raw body with this secret. */
+  ORANGE_MONEY_CALLBACK_HMAC_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   ORANGE_MONEY_API_BASE: url(['https', 'http']).default('https://api.sandbox.orange-sonatel.com'),
   /** How long a payment provider's call may take before it counts as unavailable. */
   PAYMENT_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),

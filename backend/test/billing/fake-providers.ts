@@ -291,7 +291,11 @@ export class FakeOrangeMoney extends FakeServer {
   readonly clientSecret = 'fake-om-secret';
   readonly merchantCode = '123456';
   readonly callbackApiKey = 'fake-callback-api-key-0123456789';
+  /** Signs callbacks (`X-Sonatel-Signature`) when set, as newer versions of the API do. */
+  hmacSecret: string | null = null;
   readonly qrs = new Map<string, FakeQr>();
+  /** The merchant callbacks registered (`POST /api/notification/v1/merchantcallback`). */
+  readonly callbacks: Array<Record<string, unknown>> = [];
   private readonly tokens = new Set<string>();
 
   protected handle(method: string, url: URL, headers: IncomingMessage['headers'], body: string, res: ServerResponse) {
@@ -311,7 +315,19 @@ export class FakeOrangeMoney extends FakeServer {
     }
     const token = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
     if (!token || !this.tokens.has(token)) return json(res, 401, { code: 401, title: 'Unauthorized' });
+    // Sonatel's gateway refuses any call, a GET included, that does not say it speaks JSON.
+    if (!/^application\/json/i.test(headers['content-type'] ?? '')) {
+      return json(res, 415, { code: 415, title: 'Unsupported Media Type' });
+    }
     if (this.failWith) return json(res, this.failWith, { code: this.failWith, title: 'fake failure' });
+    if (method === 'POST' && path === '/api/notification/v1/merchantcallback') {
+      const registration = JSON.parse(body) as Record<string, unknown>;
+      if (registration.code !== this.merchantCode || typeof registration.callbackUrl !== 'string') {
+        return json(res, 400, { code: 2000, title: 'Bad request', detail: 'code, callbackUrl' });
+      }
+      this.callbacks.push(registration);
+      return json(res, 200, { ...registration, apiKey: undefined });
+    }
     if (method === 'POST' && path === '/api/eWallet/v4/qrcode') {
       const request = JSON.parse(body) as {
         amount?: { unit?: string; value?: number };
@@ -355,12 +371,21 @@ export class FakeOrangeMoney extends FakeServer {
     return json(res, 404, { code: 404, title: 'Not found' });
   }
 
-  /** The customer scans and pays: the transaction settles and the callback goes to `callbackUrl`. */
-  async pay(reference: string, callbackUrl: string, outcome: 'SUCCESS' | 'FAILED' = 'SUCCESS'): Promise<number> {
+  /**
+   * The customer scans and pays: the transaction takes `outcome` (ACCEPTED is Sonatel's transient state before the
+   * money moves) and the callback goes to `callbackUrl` as Sonatel sends it: `Authorization: Basic <apiKey>`, an
+   * idempotency key, and `X-Sonatel-Signature` when signing is on. `amount: null` leaves the amount out.
+   */
+  async pay(
+    reference: string,
+    callbackUrl: string,
+    outcome: 'SUCCESS' | 'FAILED' | 'ACCEPTED' | 'PRE_INITIATED' = 'SUCCESS',
+    options: { amount?: null; auth?: 'basic' | 'x-api-key' | 'forged' } = {},
+  ): Promise<number> {
     const qr = this.qrs.get(reference);
     if (!qr) throw new Error(`no QR code for ${reference}`);
     const transaction = {
-      amount: qr.body.amount,
+      ...(options.amount === null ? {} : { amount: qr.body.amount }),
       partner: { idType: 'CODE', id: this.merchantCode },
       customer: { idType: 'MSISDN', id: '771234567' },
       reference: `OM-${randomBytes(4).toString('hex')}`,
@@ -373,10 +398,20 @@ export class FakeOrangeMoney extends FakeServer {
       metadata: qr.body.metadata,
     };
     qr.transactions.push(transaction);
+    const raw = JSON.stringify(transaction);
+    const auth = options.auth ?? 'basic';
+    const key = auth === 'forged' ? 'not-the-key-not-the-key' : this.callbackApiKey;
     const response = await fetch(callbackUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': this.callbackApiKey },
-      body: JSON.stringify(transaction),
+      headers: {
+        'content-type': 'application/json',
+        ...(auth === 'x-api-key' ? { 'x-api-key': key } : { authorization: `Basic ${key}` }),
+        'x-sonatel-idempotency-key': randomBytes(8).toString('hex'),
+        ...(this.hmacSecret
+          ? { 'x-sonatel-signature': createHmac('sha256', this.hmacSecret).update(raw).digest('hex') }
+          : {}),
+      },
+      body: raw,
     });
     await response.arrayBuffer();
     return response.status;

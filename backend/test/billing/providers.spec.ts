@@ -190,15 +190,63 @@ describe('the Orange Money REST adapter against a fake Sonatel API on loopback',
     expect(paid).toMatchObject({ status: 'SUCCESS', reference: 'pay-om-1', amount: { unit: 'XOF', value: 3000 } });
     expect(fake.requestsTo('/oauth/v1/token')).toHaveLength(1);
 
+    // Every call says it speaks JSON (Sonatel's gateway answers 415 otherwise), the status GET included.
+    expect(fake.requestsTo('/api/eWallet/v1/transactions')[0]!.headers['content-type']).toBe('application/json');
+
     const callback = JSON.stringify(fake.qrs.get('pay-om-1')!.transactions[0]!);
-    expect(await om.verifyCallback({ 'x-api-key': fake.callbackApiKey }, callback)).toMatchObject({
-      status: 'SUCCESS',
-      reference: 'pay-om-1',
-    });
-    expect(await om.verifyCallback({ 'x-api-key': 'wrong-key-wrong-key-wrong' }, callback)).toBeNull();
+    const basic = { authorization: `Basic ${fake.callbackApiKey}` };
+    expect(await om.verifyCallback(basic, callback)).toMatchObject({ status: 'SUCCESS', reference: 'pay-om-1' });
+    expect(await om.verifyCallback({ authorization: 'Basic wrong-key-wrong-key-wrong' }, callback)).toBeNull();
+    // The other scheme is not this server's setting: refused.
+    expect(await om.verifyCallback({ 'x-api-key': fake.callbackApiKey }, callback)).toBeNull();
     expect(await om.verifyCallback({}, callback)).toBeNull();
     const otherMerchant = JSON.stringify({ ...JSON.parse(callback), partner: { idType: 'CODE', id: '999999' } });
-    expect(await om.verifyCallback({ 'x-api-key': fake.callbackApiKey }, otherMerchant)).toBeNull();
+    expect(await om.verifyCallback(basic, otherMerchant)).toBeNull();
+  });
+
+  it('reads callbacks in the configured scheme, with the HMAC when configured; transient states stay pending', async () => {
+    const options = {
+      clientId: fake.clientId,
+      clientSecret: fake.clientSecret,
+      apiBase: fake.url,
+      merchantCode: fake.merchantCode,
+      callbackApiKey: fake.callbackApiKey,
+      timeoutMs: PATIENCE_MS,
+    };
+    const byHeader = new OrangeMoneyRestGateway({ ...options, callbackAuth: 'x-api-key' });
+    const signed = new OrangeMoneyRestGateway({ ...options, callbackHmacSecret: 'a-shared-hmac-secret-0123' });
+    const raw = JSON.stringify({
+      status: 'ACCEPTED',
+      transactionId: 'MP1',
+      partner: { idType: 'CODE', id: fake.merchantCode },
+      metadata: { reference: 'pay-om-2' },
+    });
+    const accepted = await byHeader.verifyCallback({ 'x-api-key': fake.callbackApiKey }, raw);
+    expect(accepted).toMatchObject({ status: 'PENDING', amount: null });
+    expect(await byHeader.verifyCallback({ authorization: `Basic ${fake.callbackApiKey}` }, raw)).toBeNull();
+    const basic = { authorization: `Basic ${fake.callbackApiKey}` };
+    const { createHmac } = await import('node:crypto');
+    const hmac = createHmac('sha256', 'a-shared-hmac-secret-0123').update(raw).digest();
+    expect(await signed.verifyCallback(basic, raw)).toBeNull(); // no signature
+    expect(await signed.verifyCallback({ ...basic, 'x-sonatel-signature': 'f'.repeat(64) }, raw)).toBeNull();
+    expect(await signed.verifyCallback({ ...basic, 'x-sonatel-signature': hmac.toString('hex') }, raw)).not.toBeNull();
+    expect(
+      await signed.verifyCallback({ ...basic, 'x-sonatel-signature': `sha256=${hmac.toString('base64')}` }, raw),
+    ).not.toBeNull();
+    // Signed bytes changed: refused.
+    const tampered = raw.replace('ACCEPTED', 'SUCCESS');
+    expect(await signed.verifyCallback({ ...basic, 'x-sonatel-signature': hmac.toString('hex') }, tampered)).toBeNull();
+  });
+
+  it('registers the merchant callback with its API key', async () => {
+    const answer = await om.registerCallback('https://kora.example/api/payments/orange-money/callback', 'Kora');
+    expect(answer.status).toBe(200);
+    expect(fake.callbacks.at(-1)).toEqual({
+      apiKey: fake.callbackApiKey,
+      code: fake.merchantCode,
+      name: 'Kora',
+      callbackUrl: 'https://kora.example/api/payments/orange-money/callback',
+    });
   });
 
   it('5xx and timeouts are ProviderUnavailable; a 4xx is a refusal', async () => {
@@ -323,7 +371,7 @@ describe('the server with both real adapters (fakes on loopback)', () => {
     await request(test.url).put('/sandbox/knobs').send({ decline: true }).expect(404);
   });
 
-  it('Orange Money: a track paid by QR code; the callback with the API key unlocks it, a forged one is 401', async () => {
+  it('Orange Money: a track paid by QR code; Sonatel’s callback, confirmed by the status API, unlocks it', async () => {
     const trackId = await seedTrack(test, 'real-providers', 'AI_MASTERING');
     const intent = await request(test.url)
       .post('/api/payments/createIntent')
@@ -337,17 +385,25 @@ describe('the server with both real adapters (fakes on loopback)', () => {
       .send({ paymentIntentId: intent.body.paymentId })
       .expect(200);
     expect(pending.body.status).toBe('PENDING');
-    const forged = await fetch(`${test.url}/api/payments/orange-money/callback`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': 'not-the-key-not-the-key' },
-      body: JSON.stringify({
-        status: 'SUCCESS',
-        metadata: { reference: intent.body.paymentId },
-        amount: { unit: 'XOF', value: 3000 },
-      }),
+    const callbackUrl = `${test.url}/api/payments/orange-money/callback`;
+    const claim = JSON.stringify({
+      status: 'SUCCESS',
+      metadata: { reference: intent.body.paymentId },
+      amount: { unit: 'XOF', value: 3000 },
     });
-    expect(forged.status).toBe(401);
-    expect(await om.pay(intent.body.paymentId, `${test.url}/api/payments/orange-money/callback`)).toBe(200);
+    const post = (headers: Record<string, string>) =>
+      fetch(callbackUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: claim });
+    // Forged, or in a scheme this server is not set to: 401.
+    expect((await post({ authorization: 'Basic not-the-key-not-the-key' })).status).toBe(401);
+    expect((await post({ 'x-api-key': om.callbackApiKey })).status).toBe(401);
+    expect(await om.pay(intent.body.paymentId, callbackUrl, 'FAILED', { auth: 'forged' })).toBe(401);
+    // With the key but unconfirmed by the status API (nobody paid): nothing granted, 502 so it can come again.
+    expect((await post({ authorization: `Basic ${om.callbackApiKey}` })).status).toBe(502);
+    // ACCEPTED is transient: still pending.
+    expect(await om.pay(intent.body.paymentId, callbackUrl, 'ACCEPTED')).toBe(200);
+    const accepted = await request(test.url).get(`/api/audio/track/${trackId}`).set(auth).expect(200);
+    expect(accepted.body.unlocked).toBe(false);
+    expect(await om.pay(intent.body.paymentId, callbackUrl)).toBe(200);
     const track = await request(test.url).get(`/api/audio/track/${trackId}`).set(auth).expect(200);
     expect(track.body).toMatchObject({ unlocked: true, status: 'MASTER_READY' });
     const captured = (await eventsOf(test, ['PaymentCaptured'])).filter(
@@ -355,6 +411,25 @@ describe('the server with both real adapters (fakes on loopback)', () => {
     );
     expect(captured).toHaveLength(1);
     expect(captured[0]!.data).toMatchObject({ source: 'callback', amount: { amount: 3000, currency: 'XOF' } });
+  });
+
+  it('Orange Money: a SUCCESS without an amount is kept for an operator, never granted', async () => {
+    const trackId = await seedTrack(test, 'real-providers', 'AI_MASTERING');
+    const intent = await request(test.url)
+      .post('/api/payments/createIntent')
+      .set(auth)
+      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
+      .expect(201);
+    const callbackUrl = `${test.url}/api/payments/orange-money/callback`;
+    expect(await om.pay(intent.body.paymentId, callbackUrl, 'SUCCESS', { amount: null })).toBe(200);
+    const events = (await eventsOf(test, ['PaymentAnomalyDetected', 'PaymentCaptured'])).filter(
+      (e) => e.streamName === `payment-${intent.body.paymentId}`,
+    );
+    expect(events.map((e) => [e.type, (e.data as { kind?: string }).kind])).toEqual([
+      ['PaymentAnomalyDetected', 'AMOUNT_MISSING'],
+    ]);
+    const track = await request(test.url).get(`/api/audio/track/${trackId}`).set(auth).expect(200);
+    expect(track.body.unlocked).toBe(false);
   });
 });
 

@@ -25,7 +25,6 @@ export {
 } from './audit/ledger-audit';
 export { PayPalRestGateway, PAYPAL_API_BASES, type PayPalRestOptions } from './providers/rest/paypal-rest';
 export {
-  ORANGE_MONEY_CALLBACK_HEADER,
   ORANGE_MONEY_SANDBOX_BASE,
   OrangeMoneyRestGateway,
   type OrangeMoneyRestOptions,

@@ -41,6 +41,8 @@ export interface BillingOptions {
     readonly apiBase: string;
     readonly merchantCode: string;
     readonly callbackApiKey: string;
+    readonly callbackAuth?: 'basic' | 'x-api-key';
+    readonly callbackHmacSecret?: string;
   };
   /** How often packs past their end date are looked for (`CreditsExpired`); 0: only at start. Default 60 s. */
   readonly expiryIntervalMs?: number;

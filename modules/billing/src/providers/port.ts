@@ -103,14 +103,16 @@ export interface OrangeMoneyQrCode {
   metadata: Record<string, string>;
 }
 
-export type OrangeMoneyStatus = 'INITIATED' | 'PENDING' | 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED';
+/** A transaction's state; REFUNDED: the merchant (or Orange Money) gave the money back. */
+export type OrangeMoneyStatus = 'INITIATED' | 'PENDING' | 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED' | 'REFUNDED';
 
 /** A transaction as the status call and the callback describe it. */
 export interface OrangeMoneyTransaction {
   transactionId: string | null;
   reference: string;
   status: OrangeMoneyStatus;
-  amount: OrangeMoneyAmount;
+  /** Null when Orange Money reported none (never granted then). */
+  amount: OrangeMoneyAmount | null;
   metadata: Record<string, string>;
 }
 

@@ -12,11 +12,12 @@ import {
 } from '../../providers/port';
 import { CapturePayPalService } from '../capture-paypal/capture-paypal.service';
 import { Ledger } from '../ledger';
+import { Refunds } from '../refund/refunds';
 import { completedCapture, PaymentRecords, paypalMoney } from './payment-records';
 
 /** Orange Money's amount in XOF; null when it reports none (fail closed: never granted). */
 function orangeMoneyAmount(transaction: OrangeMoneyTransaction): Money | null {
-  const amount = transaction.amount as { unit?: unknown; value?: unknown } | undefined;
+  const amount = transaction.amount as { unit?: unknown; value?: unknown } | null;
   const value = typeof amount?.value === 'string' ? Number(amount.value) : amount?.value;
   if (amount?.unit !== 'XOF' || typeof value !== 'number' || !Number.isInteger(value) || value < 0) return null;
   return { amount: value, currency: 'XOF' };
@@ -40,6 +41,7 @@ export class PaymentRefresh {
     private readonly paypal: PayPalGateway,
     private readonly orangeMoney: OrangeMoneyGateway,
     private readonly contexts: CommandContexts,
+    private readonly refunds: Refunds,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -104,6 +106,20 @@ export class PaymentRefresh {
           providerRef: null,
           source,
         });
+        return;
+      case 'REFUNDED':
+        // Given back by Orange Money or the merchant: recorded once, unspent credits taken back.
+        if (state.status === 'paid') {
+          await this.refunds.refund(
+            paymentId,
+            'refund reported by Orange Money',
+            transaction.transactionId ?? undefined,
+            {
+              amount: orangeMoneyAmount(transaction),
+              reversal: false,
+            },
+          );
+        }
         return;
       case 'FAILED':
         await this.records.recordFailure(paymentId, ownerId, 'ORANGE_MONEY.FAILED', 'The Orange Money payment failed.');

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { GetPaymentByCapture, GetPaymentByProviderRef, type PaymentDocument } from '../../contracts/queries';
 import { paymentNotFound } from '../../domain/errors';
-import type { OrangeMoneyTransaction } from '../../providers/port';
+import { OrangeMoneyGateway, type OrangeMoneyTransaction, ProviderUnavailable } from '../../providers/port';
 import { CapturePayPalService } from '../capture-paypal/capture-paypal.service';
 import { Ledger } from '../ledger';
 import { PaymentRecords, paypalMoney } from '../payments/payment-records';
@@ -27,14 +27,27 @@ export class ProviderCallbacksService {
     private readonly queries: QueryBus,
     private readonly refunds: Refunds,
     private readonly anomalies: Anomalies,
+    private readonly orangeMoney: OrangeMoneyGateway,
   ) {}
 
-  /** A verified Orange Money callback (duplicates and late ones change nothing). */
+  /**
+   * A verified Orange Money callback (duplicates and late ones change nothing). Money is never granted on the
+   * callback's word alone: a success (or a refund) is confirmed by asking the status API, and what it says is applied;
+   * not confirmed yet, the answer is 502 so the delivery can come again (the reconciler asks in any case).
+   */
   async onOrangeMoneyCallback(transaction: OrangeMoneyTransaction): Promise<void> {
     const paymentId = transaction.metadata.reference ?? transaction.reference;
     const state = await this.ledger.paymentState(paymentId);
     if (!state.intent || state.intent.provider !== 'ORANGE_MONEY') throw paymentNotFound();
-    await this.refresh.applyOrangeMoney(paymentId, state, transaction, 'callback');
+    if (transaction.status !== 'SUCCESS' && transaction.status !== 'REFUNDED') {
+      await this.refresh.applyOrangeMoney(paymentId, state, transaction, 'callback');
+      return;
+    }
+    const confirmed = await this.orangeMoney.getTransaction(paymentId);
+    if (confirmed.status !== transaction.status) {
+      throw new ProviderUnavailable(`Orange Money: the status API does not confirm ${transaction.status} yet`);
+    }
+    await this.refresh.applyOrangeMoney(paymentId, state, confirmed, 'callback');
   }
 
   /**

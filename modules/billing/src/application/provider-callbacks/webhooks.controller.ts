@@ -9,7 +9,7 @@ import { ProviderCallbacksService } from './provider-callbacks.service';
 const invalidSignature = (): BillingError =>
   new BillingError('BILLING.INVALID_SIGNATURE', 'The callback could not be verified.', 'unauthenticated');
 
-/** The provider could not be asked whether a delivery is genuine: 502, so it delivers again later. */
+/** The provider could not be asked whether a delivery is genuine (or confirm it): 502, so it delivers again later. */
 const unreachable = (error: unknown): never => {
   throw error instanceof ProviderUnavailable ? providerUnavailable() : error;
 };
@@ -45,7 +45,7 @@ export class WebhooksController {
       .verifyWebhook(headers, request.rawBody ?? '')
       .catch(unreachable);
     if (!event) throw invalidSignature();
-    await this.payments.onPayPalWebhook(event.event_type, event.resource);
+    await this.payments.onPayPalWebhook(event.event_type, event.resource).catch(unreachable);
     return { received: true };
   }
 
@@ -58,7 +58,7 @@ export class WebhooksController {
     this.offered('ORANGE_MONEY');
     const transaction = await this.orangeMoney.verifyCallback(headers, request.rawBody ?? '').catch(unreachable);
     if (!transaction) throw invalidSignature();
-    await this.payments.onOrangeMoneyCallback(transaction);
+    await this.payments.onOrangeMoneyCallback(transaction).catch(unreachable);
     return { received: true };
   }
 }

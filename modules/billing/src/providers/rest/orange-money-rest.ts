@@ -1,4 +1,4 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import {
   OrangeMoneyGateway,
   type OrangeMoneyQrCode,
@@ -19,21 +19,40 @@ export interface OrangeMoneyRestOptions {
   merchantCode: string;
   /** The API key Sonatel sends with every callback, as registered with the callback URL. */
   callbackApiKey: string;
+  /**
+   * How a callback carries that key: `basic` (`Authorization: Basic <apiKey>`, what Sonatel's merchant callbacks are
+   * documented to send) or `x-api-key` (a header of that name). A documented setting rather than a guess: check it
+   * with a 10 XOF live payment (docs/operations.md).
+   */
+  callbackAuth?: 'basic' | 'x-api-key';
+  /** When set, a callback must also carry `X-Sonatel-Signature`: the HMAC-SHA256 of its raw body with this secret. */
+  callbackHmacSecret?: string;
   timeoutMs: number;
 }
 
 export const ORANGE_MONEY_SANDBOX_BASE = 'https://api.sandbox.orange-sonatel.com';
-/** The header a callback carries its API key in. */
-export const ORANGE_MONEY_CALLBACK_HEADER = 'x-api-key';
-
-const STATUSES: readonly OrangeMoneyStatus[] = ['INITIATED', 'PENDING', 'SUCCESS', 'FAILED', 'CANCELLED', 'EXPIRED'];
-const FAILED_WORDS: Record<string, OrangeMoneyStatus> = {
-  ACCEPTED: 'SUCCESS',
+const STATUSES: readonly OrangeMoneyStatus[] = [
+  'INITIATED',
+  'PENDING',
+  'SUCCESS',
+  'FAILED',
+  'CANCELLED',
+  'EXPIRED',
+  'REFUNDED',
+];
+/**
+ * Sonatel's other words for them. ACCEPTED and PRE_INITIATED are transient (the wallet took the request, the money
+ * has not moved): pending, never a success.
+ */
+const OTHER_WORDS: Record<string, OrangeMoneyStatus> = {
+  ACCEPTED: 'PENDING',
+  PRE_INITIATED: 'PENDING',
   COMPLETED: 'SUCCESS',
   SUCCESSFUL: 'SUCCESS',
   REJECTED: 'FAILED',
   DECLINED: 'FAILED',
   CANCELED: 'CANCELLED',
+  REVERSED: 'REFUNDED',
 };
 
 /** A transaction as Sonatel describes it (status call or callback). */
@@ -50,15 +69,32 @@ function statusOf(text: unknown): OrangeMoneyStatus | null {
   if (typeof text !== 'string') return null;
   const upper = text.toUpperCase();
   if ((STATUSES as readonly string[]).includes(upper)) return upper as OrangeMoneyStatus;
-  return FAILED_WORDS[upper] ?? null;
+  return OTHER_WORDS[upper] ?? null;
 }
 
 /** Compares two secrets in constant time (their SHA-256, so lengths leak nothing either). */
-function sameSecret(expected: string, given: string | undefined): boolean {
-  if (given === undefined) return false;
+function sameSecret(expected: string, given: string | undefined | null): boolean {
+  if (given === undefined || given === null) return false;
   const a = createHash('sha256').update(expected).digest();
   const b = createHash('sha256').update(given).digest();
   return timingSafeEqual(a, b);
+}
+
+/** The API key a callback carries in the configured scheme, or null. */
+function callbackKey(headers: Record<string, string | undefined>, scheme: 'basic' | 'x-api-key'): string | null {
+  if (scheme === 'x-api-key') return headers['x-api-key'] ?? null;
+  return /^Basic\s+(.+)$/i.exec(headers.authorization ?? '')?.[1]?.trim() ?? null;
+}
+
+/** `X-Sonatel-Signature`: the HMAC-SHA256 of the raw body, hex (optionally `sha256=`-prefixed) or base64. */
+function sameHmac(secret: string, raw: string, given: string | undefined): boolean {
+  if (!given) return false;
+  const digest = createHmac('sha256', secret).update(raw).digest();
+  const value = given.trim().replace(/^sha256=/i, '');
+  // Every form is compared (constant time each), whatever the first gives.
+  return [digest.toString('hex'), digest.toString('base64')]
+    .map((expected) => sameSecret(expected, value))
+    .some(Boolean);
 }
 
 /**
@@ -108,11 +144,8 @@ export class OrangeMoneyRestGateway extends OrangeMoneyGateway {
         `${this.base}${path}`,
         {
           method,
-          headers: {
-            Authorization: `Bearer ${token}`,
-            Accept: 'application/json',
-            ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-          },
+          // Sonatel's gateway answers 415 to a call without this header, a GET included.
+          headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', 'Content-Type': 'application/json' },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         },
         this.options.timeoutMs,
@@ -169,12 +202,13 @@ export class OrangeMoneyRestGateway extends OrangeMoneyGateway {
   private transaction(found: SonatelTransaction, reference: string): OrangeMoneyTransaction | null {
     const status = statusOf(found.status);
     if (!status) return null;
-    const value = Number(found.amount?.value);
+    const value = typeof found.amount?.value === 'string' ? Number(found.amount.value) : found.amount?.value;
+    const known = found.amount?.unit === 'XOF' && typeof value === 'number' && Number.isInteger(value) && value >= 0;
     return {
       transactionId: found.transactionId ?? null,
       reference: found.metadata?.reference ?? found.reference ?? reference,
       status,
-      amount: { unit: 'XOF', value: Number.isFinite(value) ? value : 0 },
+      amount: known ? { unit: 'XOF', value } : null,
       metadata: found.metadata ?? {},
     };
   }
@@ -183,7 +217,7 @@ export class OrangeMoneyRestGateway extends OrangeMoneyGateway {
   async getTransaction(reference: string): Promise<OrangeMoneyTransaction> {
     const answer = await this.call('GET', `/api/eWallet/v1/transactions?reference=${encodeURIComponent(reference)}`);
     if (answer.status === 404) {
-      return { transactionId: null, reference, status: 'INITIATED', amount: { unit: 'XOF', value: 0 }, metadata: {} };
+      return { transactionId: null, reference, status: 'INITIATED', amount: null, metadata: {} };
     }
     if (answer.status < 200 || answer.status >= 300) throw this.refusal(answer, 'status');
     const body = answer.body as SonatelTransaction[] | { content?: SonatelTransaction[] } | SonatelTransaction | null;
@@ -207,18 +241,26 @@ export class OrangeMoneyRestGateway extends OrangeMoneyGateway {
         transactionId: null,
         reference,
         status: 'INITIATED',
-        amount: { unit: 'XOF', value: 0 },
+        amount: null,
         metadata: {},
       }
     );
   }
 
-  /** A callback counts when it carries the registered API key (compared in constant time) and names our merchant. */
+  /**
+   * A callback counts when it carries the registered API key in the configured scheme (compared in constant time),
+   * the HMAC of its raw body when a secret is configured, and names our merchant. It is only a hint: the caller
+   * confirms a success with the status API before granting.
+   */
   async verifyCallback(
     headers: Record<string, string | undefined>,
     raw: string,
   ): Promise<OrangeMoneyTransaction | null> {
-    if (!sameSecret(this.options.callbackApiKey, headers[ORANGE_MONEY_CALLBACK_HEADER])) return null;
+    if (!sameSecret(this.options.callbackApiKey, callbackKey(headers, this.options.callbackAuth ?? 'basic'))) {
+      return null;
+    }
+    const hmacSecret = this.options.callbackHmacSecret;
+    if (hmacSecret && !sameHmac(hmacSecret, raw, headers['x-sonatel-signature'])) return null;
     const body = parseJson(raw);
     if (!body || typeof body !== 'object') return null;
     const callback = body as SonatelTransaction;
@@ -226,5 +268,21 @@ export class OrangeMoneyRestGateway extends OrangeMoneyGateway {
     const reference = callback.metadata?.reference ?? callback.reference;
     if (!reference) return null;
     return this.transaction(callback, reference);
+  }
+
+  /**
+   * Registers where Sonatel sends this merchant's payment callbacks, with the API key they carry
+   * (`POST /api/notification/v1/merchantcallback`). Run once per environment: `npm run billing -- orange-money
+   * register-callback`. Answers what Sonatel answered.
+   */
+  async registerCallback(callbackUrl: string, name: string): Promise<{ status: number; body: unknown }> {
+    const answer = await this.call('POST', '/api/notification/v1/merchantcallback', {
+      apiKey: this.options.callbackApiKey,
+      code: this.merchantCode,
+      name,
+      callbackUrl,
+    });
+    if (answer.status < 200 || answer.status >= 300) throw this.refusal(answer, 'callback registration');
+    return { status: answer.status, body: answer.body };
   }
 }

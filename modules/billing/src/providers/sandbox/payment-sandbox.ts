@@ -353,8 +353,8 @@ export class PaymentSandbox {
     const payAmount = this.knobs.payAmount;
     if (payAmount !== null) {
       // What the buyer's wallet actually sent (the knob), in the callback and in the status answer alike.
-      transaction.amount = (payAmount === '' ? undefined : { unit: 'XOF', value: Number(payAmount) }) as never;
-      await this.qrCodes.upsert({ ...next, amount: transaction.amount });
+      transaction.amount = payAmount === '' ? null : { unit: 'XOF', value: Number(payAmount) };
+      await this.qrCodes.upsert({ ...next, amount: transaction.amount as never });
     }
     const body = JSON.stringify({
       amount: transaction.amount,

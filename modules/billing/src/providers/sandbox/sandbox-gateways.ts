@@ -63,12 +63,12 @@ export class SandboxOrangeMoneyGateway extends OrangeMoneyGateway {
       amount?: OrangeMoneyTransaction['amount'];
       metadata?: Record<string, string>;
     };
-    if (!callback.reference || !callback.status || !callback.amount) return null;
+    if (!callback.reference || !callback.status) return null;
     return {
       reference: callback.reference,
       transactionId: callback.transactionId ?? null,
       status: callback.status,
-      amount: callback.amount,
+      amount: callback.amount ?? null,
       metadata: callback.metadata ?? {},
     };
   }
