@@ -208,7 +208,7 @@ export class FakePayPal extends FakeServer {
       // PayPal checks the event's bytes as the caller passes them, which must be the bytes it sent: a re-serialised
       // event (keys, spacing, escapes, numbers written otherwise) fails, as it does at PayPal.
       const marker = body.indexOf('"webhook_event":');
-      const rawEvent = marker < 0 ? '' : body.slice(marker + '"webhook_event":'.length, body.lastIndexOf('}')).trim();
+      const rawEvent = marker < 0 ? '' : body.slice(marker + '"webhook_event":'.length, body.lastIndexOf('}'));
       const required = [
         'auth_algo',
         'cert_url',
@@ -260,20 +260,42 @@ export class FakePayPal extends FakeServer {
       /[\u0080-\uffff]/g,
       (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
     );
+    return { body: JSON.parse(raw) as Record<string, unknown>, raw, headers: this.transmission(raw) };
+  }
+
+  /** The transmission headers PayPal sends with these exact bytes (what its verification checks). */
+  transmission(raw: string): Record<string, string> {
     const id = randomBytes(8).toString('hex');
     const time = new Date().toISOString();
     return {
-      body: JSON.parse(raw) as Record<string, unknown>,
-      raw,
-      headers: {
-        'content-type': 'application/json',
-        'paypal-transmission-id': id,
-        'paypal-transmission-time': time,
-        'paypal-transmission-sig': this.sign(id, time, raw),
-        'paypal-cert-url': 'https://api.sandbox.paypal.com/v1/notifications/certs/CERT-FAKE',
-        'paypal-auth-algo': 'SHA256withRSA',
-      },
+      'content-type': 'application/json',
+      'paypal-transmission-id': id,
+      'paypal-transmission-time': time,
+      'paypal-transmission-sig': this.sign(id, time, raw),
+      'paypal-cert-url': 'https://api.sandbox.paypal.com/v1/notifications/certs/CERT-FAKE',
+      'paypal-auth-algo': 'SHA256withRSA',
     };
+  }
+
+  /**
+   * The payer approves and PayPal captures without our capture call answering (the JS SDK's own capture, a lost
+   * answer): the order is COMPLETED at PayPal only. Answers the capture.
+   */
+  captureAtPayPal(orderId: string): Record<string, unknown> {
+    const order = this.orders.get(orderId);
+    if (!order) throw new Error(`no order ${orderId}`);
+    const unit = order.purchase_units[0]!;
+    const capture = {
+      id: randomBytes(9).toString('hex').toUpperCase().slice(0, 17),
+      status: 'COMPLETED',
+      amount: unit.amount,
+      custom_id: unit.custom_id,
+      invoice_id: unit.invoice_id,
+      final_capture: true,
+    };
+    order.status = 'COMPLETED';
+    order.purchase_units = [{ ...unit, payments: { captures: [capture] } }];
+    return capture;
   }
 }
 

@@ -119,7 +119,9 @@ export class ProviderCallbacksService {
   private async onPayPalRefund(resource: Record<string, unknown>, reversal: boolean): Promise<void> {
     const links = Array.isArray(resource.links) ? (resource.links as Array<{ rel?: string; href?: string }>) : [];
     const up = links.find((link) => link.rel === 'up')?.href ?? '';
-    const captureId = /\/captures\/([^/?]+)/.exec(up)?.[1] ?? null;
+    const related = (resource.supplementary_data as { related_ids?: { capture_id?: unknown } } | undefined)
+      ?.related_ids?.capture_id;
+    const captureId = /\/captures\/([^/?]+)/.exec(up)?.[1] ?? (typeof related === 'string' ? related : null);
     const named = [resource.custom_id, resource.invoice_id].find((v): v is string => typeof v === 'string' && !!v);
     let paymentId = named ?? null;
     if (!paymentId && captureId) {
@@ -129,8 +131,14 @@ export class ProviderCallbacksService {
       paymentId = doc?._id ?? null;
     }
     if (!paymentId) return;
-    const state = await this.ledger.paymentState(paymentId);
+    let state = await this.ledger.paymentState(paymentId);
     if (!state.intent || state.intent.provider !== 'PAYPAL') return;
+    if (state.status === 'pending') {
+      // The refund came before the capture was known here (webhooks arrive in any order): PayPal's order says what
+      // was captured, which is recorded (and granted) first, so that the refund then takes it back.
+      await this.refresh.refresh(paymentId, state, 'status');
+      state = await this.ledger.paymentState(paymentId);
+    }
     const refundId = String(resource.id);
     const reason = reversal ? 'chargeback reported by PayPal' : 'refund reported by PayPal';
     if (captureId && state.anomalies.get(captureId)?.resolved === false) {

@@ -238,7 +238,7 @@ export class PayPalRestGateway extends PayPalGateway {
     const answer = await this.call(
       'POST',
       '/v1/notifications/verify-webhook-signature',
-      new RawJson(`${fields.slice(0, -1)},"webhook_event":${raw.trim()}}`),
+      new RawJson(`${fields.slice(0, -1)},"webhook_event":${raw}}`),
     );
     if (answer.status >= 500 || answer.status === 429 || answer.status === 401) {
       throw this.refusal(answer, 'webhook verification');
