@@ -5,7 +5,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { runAudit } from '../../src/cli/audit-run';
 import { OutboxMailer } from '../../src/infra/mail/mailers';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { buyPackOverHttp, eventsOf, seedTrack, signedIn, type SignedIn } from './billing-support';
+import { tempDir } from '../support/temp';
+import {
+  AUDIT_CLI,
+  BILLING_CLI,
+  buyPackOverHttp,
+  eventsOf,
+  runCli,
+  seedTrack,
+  signedIn,
+  type SignedIn,
+} from './billing-support';
 
 const OPERATOR = 'payments@kora.example';
 
@@ -180,4 +190,72 @@ describe('money that does not match its sale is kept for an operator, never gran
     expect(await violationsOf(pack.paymentId)).toEqual([]);
     expect(await violationsOf(intent.body.paymentId)).toEqual([]);
   });
+});
+
+describe('operators resolve anomalies from the command line; the audit fails until they do', () => {
+  const dir = tempDir('kora-anomaly-');
+  let test: TestApp;
+  beforeAll(async () => {
+    test = await startTestApp({ dataDir: dir.path });
+  }, 60_000);
+  afterAll(async () => {
+    await test?.close();
+    dir.cleanup();
+  });
+
+  it('npm run audit exits 1 naming the command; npm run billing -- anomaly grant grants it once', async () => {
+    const buyer = await signedIn(test, 'cli-anomaly');
+    const intent = await request(test.url)
+      .post('/api/payments/createIntent')
+      .set(buyer.auth)
+      .send({ provider: 'PAYPAL', currency: 'EUR', planId: 'mastering-starter', paymentType: 'PACK' })
+      .expect(201);
+    test.app.get(PaymentSandbox).setKnobs({ payAmount: '25.00' }); // overpaid: 25 EUR for 18.99 EUR
+    try {
+      await request(test.url).post(`/sandbox/paypal/orders/${intent.body.orderId}/approve`).send({}).expect(200);
+      await request(test.url).post(`/api/payments/paypal/capture/${intent.body.orderId}`).set(buyer.auth).expect(409);
+    } finally {
+      test.app.get(PaymentSandbox).setKnobs({ payAmount: null });
+    }
+    const paymentId = intent.body.paymentId as string;
+    const [anomaly] = (await eventsOf(test, ['PaymentAnomalyDetected'])).filter(
+      (e) => e.streamName === `payment-${paymentId}`,
+    );
+    const captureId = (anomaly!.data as { captureId: string; kind: string }).captureId;
+    expect((anomaly!.data as { kind: string }).kind).toBe('OVERPAID');
+
+    const open = await runCli(AUDIT_CLI, dir.path);
+    expect(open.code).toBe(1);
+    expect(open.stdout).toContain('[payment.anomaly]');
+    expect(open.stdout).toContain(`npm run billing -- anomaly grant|refund ${paymentId} ${captureId}`);
+    // Revenue is counted only once the money is granted.
+    expect(open.stdout).not.toMatch(/EUR\s+PAYPAL/);
+
+    const refused = await runCli(BILLING_CLI, dir.path, ['anomaly', 'refund', paymentId, captureId]);
+    expect(refused.code).toBe(2); // a refund needs the provider's refund id
+    const granted = await runCli(BILLING_CLI, dir.path, [
+      'anomaly',
+      'grant',
+      paymentId,
+      captureId,
+      '--note',
+      'checked',
+    ]);
+    expect({ [granted.stderr]: granted.code }).toEqual({ [granted.stderr]: 0 });
+    expect(granted.stdout).toContain(`Resolved: payment ${paymentId} of cli-anomaly, capture ${captureId} granted.`);
+    const again = await runCli(BILLING_CLI, dir.path, ['anomaly', 'grant', paymentId, captureId]);
+    expect(again.stdout).toContain('Already resolved');
+    const unknown = await runCli(BILLING_CLI, dir.path, ['anomaly', 'grant', paymentId, 'NO-SUCH-CAPTURE']);
+    expect(unknown.code).toBe(4);
+
+    await test.app
+      .get((await import('@kora/kernel')).ProjectionRunner)
+      .waitFor(await test.app.get(EventStore).headPosition());
+    const grants = (await eventsOf(test, ['PackPurchased'])).filter(
+      (e) => (e.data as { paymentId: string }).paymentId === paymentId,
+    );
+    expect(grants).toHaveLength(1);
+    const clean = await runCli(AUDIT_CLI, dir.path);
+    expect({ [clean.stdout]: clean.code }).toEqual({ [clean.stdout]: 0 });
+  }, 120_000);
 });
