@@ -160,7 +160,7 @@ describe('payments in Chromium', { concurrency: false }, () => {
     );
     await modal.getByRole('button', { name: 'Close' }).click();
     await checkLayout('locked result');
-    // The side panel for one track, in the browser's currency (en-US: dollars).
+    // The side panel for one track, in the account's currency (saved at sign-up from en-US: dollars).
     await options.getByRole('button', { name: 'Pay for this track' }).click();
     const panel = page.getByRole('dialog', { name: 'Pay for this track' });
     await panel.getByRole('button', { name: 'Pay $4.99 with PayPal or a card' }).waitFor();
@@ -391,14 +391,16 @@ describe('payments in Chromium', { concurrency: false }, () => {
         .getByText(/5 left, 0 used of 5/)
         .waitFor({ timeout: 15_000 });
 
-      // The history: the cancelled checkout took no money (and is not left pending), the second one is the paid pack.
+      // The history: the cancelled checkout took no money and reads cancelled (not failed, nor left pending), the
+      // second one is the paid pack.
       await tab.goto(`${server.baseUrl}/accountSettings?section=payments`);
       const payments = tab.locator('section[aria-labelledby=payments-title]');
       await payments.locator('tbody tr').nth(1).waitFor();
       const rows = await payments.locator('tbody tr').allInnerTexts();
       assert.equal(rows.length, 2);
       assert.equal(rows.filter((row) => /Paid/.test(row)).length, 1, rows.join(' | '));
-      assert.equal(rows.filter((row) => /Failed/.test(row)).length, 1, rows.join(' | '));
+      assert.equal(rows.filter((row) => /Cancelled/.test(row)).length, 1, rows.join(' | '));
+      assert.equal(rows.filter((row) => /Failed/.test(row)).length, 0, rows.join(' | '));
       assert.equal(rows.filter((row) => /Pending/.test(row)).length, 0, rows.join(' | '));
       assert.deepEqual(errors, []);
     } finally {

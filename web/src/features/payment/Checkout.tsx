@@ -25,6 +25,12 @@ export type CheckoutOrder = Omit<IntentRequest, 'provider'>;
 
 export type CheckoutPhase = 'idle' | 'starting' | 'paypal' | 'orange' | 'capturing' | 'paid';
 
+/**
+ * How the Orange Money modal ended: closed by hand (`user`), the QR code's time ran out (`expired`), cancelled at
+ * Orange Money (`cancelled`), declined (`failed`), or paid.
+ */
+export type OrangeOutcome = 'user' | 'expired' | 'cancelled' | 'failed' | 'paid';
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The error banner's key for a refusal of the server. */
@@ -54,8 +60,10 @@ export interface Checkout {
   capturePayPal(orderId: string, options?: { restartable?: boolean }): Promise<'restart' | void>;
   /** The payer left PayPal without approving (the SDK's cancel): the payment is cancelled on the server. */
   cancelPayPal(orderId: string): Promise<void>;
+  /** The Orange Money payment is known paid (the modal then shows the success 5 s before closing as paid). */
+  orangePaid(): void;
   /** The Orange Money modal's outcomes. */
-  orangeClosed(reason: 'user' | 'expired' | 'failed' | 'paid'): void;
+  orangeClosed(reason: OrangeOutcome): void;
   /** A step of the caller (a credit, the unlock) runs under the same lock. */
   run<T>(work: () => Promise<T>): Promise<T | undefined>;
   setBusy(busy: boolean): void;
@@ -158,6 +166,8 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
           .catch(() => null);
         if (answer?.status === 'COMPLETED') return succeed(answer.paymentId ?? orderId);
         if (answer?.status === 'FAILED') return fail('payment:errors.failed');
+        // Cancelled meanwhile (the payer's cancel reached the server first): it reads as cancelled, not as failed.
+        if (answer?.status === 'CANCELLED') return fail('payment:errors.paypalCancelled');
         // Not approved: the window was closed before approving. The payment is cancelled rather than left pending.
         if (code === 'BILLING.PAYMENT_NOT_APPROVED') return cancelPayPal(orderId);
         fail('payment:errors.notCompleted');
@@ -225,8 +235,8 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
       setBusy(true);
       setPhase('starting');
       try {
+        // No cooldown yet: it starts once a payment went through (orangePaid), never for a decline, expiry or cancel.
         const intent = await createIntent({ ...order, provider: 'ORANGE_MONEY' }).unwrap();
-        startCooldown(localStorage, Date.now());
         orderRef.current = order;
         setOrange(intent);
         setPhase('orange');
@@ -237,31 +247,41 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
     [createIntent, fail],
   );
 
+  /**
+   * The cooldown before another QR code follows a payment that went through, and only such a payment: after a
+   * decline, an expired QR code or a cancel, the payer may try again at once.
+   */
+  const orangePaid = useCallback(() => {
+    startCooldown(localStorage, Date.now());
+  }, []);
+
   const orangeClosed = useCallback(
-    (reason: 'user' | 'expired' | 'failed' | 'paid') => {
+    (reason: OrangeOutcome) => {
       const intent = orange;
       setOrange(null);
       if (!intent) return;
       if (reason === 'paid') {
-        // The modal showed the success for its 5 s already.
+        // The modal showed the success for its 5 s already (and started the cooldown when it saw the payment).
         void succeed(intent.paymentId, 0);
         return;
       }
       if (reason === 'failed') return fail('payment:errors.failed');
       if (reason === 'expired') return fail('payment:errors.expired');
+      if (reason === 'cancelled') return fail('payment:errors.cancelled');
       // Closed by the user: the payment is cancelled at the provider.
       void cancelOrange({ paymentId: intent.paymentId, trackId: orderRef.current?.trackId })
         .unwrap()
         .then(
           () => fail('payment:errors.cancelled'),
-          (caught: unknown) =>
-            // Paid in the meantime: the payment stands.
-            failureCode(caught) === 'BILLING.ALREADY_PAID'
-              ? void succeed(intent.paymentId)
-              : fail('payment:errors.cancelOrangeMoney'),
+          (caught: unknown) => {
+            if (failureCode(caught) !== 'BILLING.ALREADY_PAID') return fail('payment:errors.cancelOrangeMoney');
+            // Paid in the meantime: the payment stands, and counts as one for the cooldown.
+            orangePaid();
+            void succeed(intent.paymentId);
+          },
         );
     },
-    [cancelOrange, fail, orange, succeed],
+    [cancelOrange, fail, orange, orangePaid, succeed],
   );
 
   const run = useCallback(async <T,>(work: () => Promise<T>) => {
@@ -287,6 +307,7 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
     createPayPalOrder,
     capturePayPal,
     cancelPayPal,
+    orangePaid,
     orangeClosed,
     run,
     setBusy,
@@ -445,14 +466,17 @@ function PayPalButtons(props: {
 
 interface OrangeMoneyModalProps {
   intent: Intent;
-  onClosed(reason: 'user' | 'expired' | 'failed' | 'paid'): void;
+  /** Called once, as soon as the payment is seen paid (before the 5 s of success). */
+  onPaid(): void;
+  onClosed(reason: OrangeOutcome): void;
 }
 
 /**
  * The Orange Money QR code (spec §4): its status every 2 s; paid shows the success 5 s; failed closes with
- * 'Payment failed'; the countdown reaching 0 closes; closing by hand cancels the payment.
+ * 'Payment failed'; cancelled at Orange Money closes as cancelled; the countdown reaching 0 closes; closing by hand
+ * cancels the payment.
  */
-export function OrangeMoneyModal({ intent, onClosed }: OrangeMoneyModalProps) {
+export function OrangeMoneyModal({ intent, onPaid, onClosed }: OrangeMoneyModalProps) {
   const { t, i18n } = useTranslation();
   const [status] = usePaymentStatusMutation();
   const [opened] = useState(() => Date.now());
@@ -460,6 +484,8 @@ export function OrangeMoneyModal({ intent, onClosed }: OrangeMoneyModalProps) {
   const [paid, setPaid] = useState(false);
   const closedRef = useRef(onClosed);
   closedRef.current = onClosed;
+  const paidRef = useRef(onPaid);
+  paidRef.current = onPaid;
   const validity = intent.validity ?? 300;
   const left = Math.max(0, validity - Math.floor((now - opened) / 1000));
 
@@ -475,11 +501,14 @@ export function OrangeMoneyModal({ intent, onClosed }: OrangeMoneyModalProps) {
           .catch(() => null);
         if (stopped || !answer) continue;
         if (answer.status === 'COMPLETED') {
+          paidRef.current();
           setPaid(true);
           return;
         }
         if (answer.status === 'FAILED') return closedRef.current('failed');
-        if (answer.status === 'CANCELLED' || answer.status === 'EXPIRED') return closedRef.current('expired');
+        // Cancelled from the phone is the payer's choice: it is not called expired, nor failed.
+        if (answer.status === 'CANCELLED') return closedRef.current('cancelled');
+        if (answer.status === 'EXPIRED') return closedRef.current('expired');
       }
     };
     void poll();

@@ -20,9 +20,15 @@ function setup(status: string, intent: Partial<Intent> = {}) {
   const server = fakeServer({
     'POST /api/payments/status': () => ({ status: 200, body: { status, paymentId: 'pay-om-1' } }),
   });
+  const onPaid = jest.fn();
   const onClosed = jest.fn();
-  renderRoutes([{ path: '/', element: <OrangeMoneyModal intent={{ ...INTENT, ...intent }} onClosed={onClosed} /> }]);
-  return { server, onClosed };
+  renderRoutes([
+    {
+      path: '/',
+      element: <OrangeMoneyModal intent={{ ...INTENT, ...intent }} onPaid={onPaid} onClosed={onClosed} />,
+    },
+  ]);
+  return { server, onPaid, onClosed };
 }
 
 describe('the Orange Money QR modal', () => {
@@ -37,26 +43,39 @@ describe('the Orange Money QR modal', () => {
   });
 
   it('asks the status every 2 s and closes with the failure when it failed', async () => {
-    const { server, onClosed } = setup('FAILED');
+    const { server, onPaid, onClosed } = setup('FAILED');
     await waitFor(() => expect(onClosed).toHaveBeenCalledWith('failed'), { timeout: 4000 });
     const asked = server.calls.filter((call) => call.path === '/api/payments/status');
     expect(asked).toHaveLength(1);
     expect(asked[0]!.body).toEqual({ paymentIntentId: 'pay-om-1' });
+    expect(onPaid).not.toHaveBeenCalled();
+  });
+
+  it('closes as cancelled (not expired, not failed) when the payment was cancelled at Orange Money', async () => {
+    const { onPaid, onClosed } = setup('CANCELLED');
+    await waitFor(() => expect(onClosed).toHaveBeenCalled(), { timeout: 4000 });
+    expect(onClosed.mock.calls).toEqual([['cancelled']]);
+    expect(onPaid).not.toHaveBeenCalled();
   });
 
   it('closes when the countdown reaches 0, and a close by hand says so (the checkout cancels)', async () => {
     const expiring = setup('PENDING', { validity: 1 });
     await waitFor(() => expect(expiring.onClosed).toHaveBeenCalledWith('expired'), { timeout: 3000 });
+    expect(expiring.onPaid).not.toHaveBeenCalled();
     document.body.innerHTML = '';
     const closing = setup('PENDING');
     await userEvent.click(await screen.findByRole('button', { name: 'Cancel payment' }));
     expect(closing.onClosed).toHaveBeenCalledWith('user');
+    expect(closing.onPaid).not.toHaveBeenCalled();
   });
 
-  it('shows the success 5 s once paid, then closes as paid', async () => {
-    const { onClosed } = setup('COMPLETED');
+  it('says paid as soon as it sees it, shows the success 5 s, then closes as paid', async () => {
+    const { onPaid, onClosed } = setup('COMPLETED');
     await screen.findByText('Payment received. Thank you!', undefined, { timeout: 4000 });
+    // The cooldown starts from here (the checkout's orangePaid), not 5 s later when the modal closes.
+    expect(onPaid).toHaveBeenCalledTimes(1);
     expect(onClosed).not.toHaveBeenCalled();
     await waitFor(() => expect(onClosed).toHaveBeenCalledWith('paid'), { timeout: 7000 });
+    expect(onPaid).toHaveBeenCalledTimes(1);
   }, 15_000);
 });

@@ -61,7 +61,9 @@ export function PackPurchase({ plan, billingCycle, currency, amount, onPurchased
           {t('payment:close')}
         </button>
       </div>
-      {checkout.orange && <OrangeMoneyModal intent={checkout.orange} onClosed={checkout.orangeClosed} />}
+      {checkout.orange && (
+        <OrangeMoneyModal intent={checkout.orange} onPaid={checkout.orangePaid} onClosed={checkout.orangeClosed} />
+      )}
     </Modal>
   );
 }

@@ -1,7 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { fakeServer, renderRoutes } from '../../test/fakes';
+import { paymentApi } from './api';
 import { PaymentUnlock, type PaymentUnlockProps } from './PaymentUnlock';
 import { COOLDOWN_KEY } from './rules';
 
@@ -18,9 +19,19 @@ const PAYNGO = {
   plans: [{ id: 'payngo-mastering', name: 'Pay Per Track', priceUSD: 4.99, priceEUR: 4.49, priceXOF: 3000 }],
 };
 
-function setup(options: { remaining?: number | null; track?: Partial<PaymentUnlockProps['track']> } = {}) {
+type Answer = { status: number; body?: unknown };
+
+interface Options {
+  remaining?: number | null;
+  track?: Partial<PaymentUnlockProps['track']>;
+  /** `GET /api/user/preferences` (none: 404, so the browser's currency stays). */
+  preferences?: () => Answer | Promise<Answer>;
+}
+
+function setup(options: Options = {}) {
   let unlocked = false;
   const server = fakeServer({
+    ...(options.preferences ? { 'GET /api/user/preferences': options.preferences } : {}),
     'GET /api/subscriptions/current': () =>
       options.remaining === null
         ? { status: 404, body: { statusCode: 404, code: 'BILLING.NO_SUBSCRIPTION', message: 'No subscription' } }
@@ -32,6 +43,10 @@ function setup(options: { remaining?: number | null; track?: Partial<PaymentUnlo
     'GET /api/payments/config': () => ({
       status: 200,
       body: { paypal: { mode: 'sandbox' }, orangeMoney: { mode: 'sandbox' } },
+    }),
+    'POST /api/payments/createIntent': () => ({
+      status: 200,
+      body: { paymentId: 'pay-pp-1', provider: 'PAYPAL', amount: 4.99, currency: 'USD', orderId: 'order-1' },
     }),
     'POST /api/audio/track/track-1/master': () => {
       unlocked = true;
@@ -48,11 +63,43 @@ function setup(options: { remaining?: number | null; track?: Partial<PaymentUnlo
   });
   const onUnlocked = jest.fn();
   const element = <PaymentUnlock track={{ ...TRACK, ...options.track }} onUnlocked={onUnlocked} />;
-  renderRoutes([
+  const { store } = renderRoutes([
     { path: '/', element },
     { path: '/accountSettings', element: <p>plans page</p> },
   ]);
-  return { server, onUnlocked };
+  /** The saved currency as the client holds it (undefined until the preferences are in). */
+  const preferred = () => paymentApi.endpoints.getPreferredCurrency.select()(store.getState()).data;
+  return { server, onUnlocked, preferred };
+}
+
+/** The preferences as the server answers them, with this currency saved. */
+const saved = (currency: string): Answer => ({
+  status: 200,
+  body: {
+    success: true,
+    preferences: { notificationSettings: { emailNotifications: true }, language: 'en', currency },
+  },
+});
+
+/** An answer the test gives when it wants (a slow network); `give` lets the client take it in. */
+function later() {
+  let resolve: (answer: Answer) => void = () => undefined;
+  const answer = new Promise<Answer>((done) => {
+    resolve = done;
+  });
+  const give = (given: Answer) =>
+    act(async () => {
+      resolve(given);
+      await new Promise((settled) => setTimeout(settled, 50));
+    });
+  return { answer: () => answer, give };
+}
+
+async function openPanel() {
+  await userEvent.click(await screen.findByRole('button', { name: 'Pay for this track' }));
+  const panel = await screen.findByRole('dialog', { name: 'Pay for this track' });
+  const currency = () => (within(panel).getByLabelText('Currency') as HTMLSelectElement).value;
+  return { panel, currency };
 }
 
 afterEach(() => localStorage.clear());
@@ -106,6 +153,71 @@ describe('the payment unlock screen', () => {
     expect(within(panel).queryByRole('button', { name: /PayPal/ })).toBeNull();
   });
 
+  it('opens the pay panel in the currency saved in the preferences, not the browser’s', async () => {
+    // The browser says en-US (dollars); the account says CFA francs.
+    const { server } = setup({ remaining: 0, preferences: () => saved('XOF') });
+    await waitFor(() => expect(server.calls.some((call) => call.path === '/api/user/preferences')).toBe(true));
+    const { panel, currency } = await openPanel();
+    await within(panel).findByRole('button', { name: /^Pay 3,000\sFCFA with Orange Money$/ });
+    expect(currency()).toBe('XOF');
+  });
+
+  it('uses the browser’s currency until the preferences load, then switches to the saved one', async () => {
+    const slow = later();
+    setup({ remaining: 0, preferences: slow.answer });
+    const { panel, currency } = await openPanel();
+    await within(panel).findByRole('button', { name: 'Pay $4.99 with PayPal or a card' });
+    expect(currency()).toBe('USD');
+    await slow.give(saved('EUR'));
+    await within(panel).findByRole('button', { name: 'Pay €4.49 with PayPal or a card' });
+    expect(currency()).toBe('EUR');
+  });
+
+  it('keeps a currency picked by hand when the saved one arrives later', async () => {
+    const slow = later();
+    const { preferred } = setup({ remaining: 0, preferences: slow.answer });
+    const { panel, currency } = await openPanel();
+    await userEvent.selectOptions(within(panel).getByLabelText('Currency'), 'XOF');
+    await slow.give(saved('EUR'));
+    await waitFor(() => expect(preferred()).toBe('EUR'));
+    expect(currency()).toBe('XOF');
+    expect(within(panel).getByRole('button', { name: /^Pay 3,000\sFCFA with Orange Money$/ })).toBeTruthy();
+  });
+
+  it('keeps the currency of a payment under way when the saved one arrives meanwhile', async () => {
+    const slow = later();
+    // The PayPal window stays open: the payment runs in dollars.
+    const popup = { closed: false, close: jest.fn(), location: { href: '' } };
+    const open = jest.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+    try {
+      const { server, preferred } = setup({ remaining: 0, preferences: slow.answer });
+      const { panel, currency } = await openPanel();
+      const pay = await within(panel).findByRole('button', { name: 'Pay $4.99 with PayPal or a card' });
+      // Enabled once the payment configuration is in.
+      await waitFor(() => expect(pay).toHaveProperty('disabled', false));
+      await userEvent.click(pay);
+      await within(panel).findByText('Finish the payment in the PayPal window...');
+      await slow.give(saved('EUR'));
+      await waitFor(() => expect(preferred()).toBe('EUR'));
+      expect(currency()).toBe('USD');
+      const intent = server.calls.find((call) => call.path === '/api/payments/createIntent');
+      expect(intent?.body).toMatchObject({ provider: 'PAYPAL', currency: 'USD' });
+    } finally {
+      open.mockRestore();
+    }
+  });
+
+  it('keeps the browser’s currency for an unreadable saved one or a failed request', async () => {
+    for (const preferences of [() => saved('GBP'), () => ({ status: 500, body: { code: 'INTERNAL' } })]) {
+      const { server } = setup({ remaining: 0, preferences });
+      await waitFor(() => expect(server.calls.some((call) => call.path === '/api/user/preferences')).toBe(true));
+      const { panel, currency } = await openPanel();
+      await within(panel).findByRole('button', { name: 'Pay $4.99 with PayPal or a card' });
+      expect(currency()).toBe('USD');
+      cleanup();
+    }
+  });
+
   it('keeps Orange Money closed during its cooldown and shows the time left', async () => {
     localStorage.setItem(COOLDOWN_KEY, String(Date.now() + 95_000));
     setup({ remaining: 0 });
@@ -119,9 +231,10 @@ describe('the payment unlock screen', () => {
   it('offers the same unlock on separated stems, and nothing while a track is still processing', async () => {
     setup({ remaining: 1, track: { service: 'STEM_SEPARATION', status: 'STEMS_READY' } });
     await screen.findByRole('heading', { name: 'Unlock the full result' });
-    document.body.innerHTML = '';
+    cleanup();
     setup({ remaining: 1, track: { status: 'PROCESSING' } });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Its requests still answer (credits, price, preferences): inside act, so their updates are the test's.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(screen.queryByRole('heading', { name: 'Unlock the full result' })).toBeNull();
   });
 

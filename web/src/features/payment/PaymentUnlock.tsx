@@ -10,6 +10,7 @@ import {
   planPrice,
   useGetCreditsQuery,
   useGetPayPerTrackQuery,
+  useGetPreferredCurrencyQuery,
   useTrackMasterMutation,
   useMixStatusMutation,
   useTrackStatusMutation,
@@ -30,6 +31,22 @@ export const plansLink = (service: string) =>
   `/accountSettings?section=plans&service=${encodeURIComponent(service)}#plansSection`;
 
 /**
+ * The pay panel's currency (spec §4): the one picked by hand, else the one saved in the account's preferences, else
+ * the browser's locale while those load. A preference that arrives after the panel opened switches it, unless the user
+ * already chose. Once a payment (or a credit) runs, its currency stays: the price shown and the order being paid must
+ * not change under it.
+ */
+function usePanelCurrency(saved: Currency | null | undefined, locked: boolean) {
+  const [detected] = useState(browserCurrency);
+  const [chosen, setChosen] = useState<Currency | null>(null);
+  const currency = chosen ?? saved ?? detected;
+  useEffect(() => {
+    if (locked && chosen === null) setChosen(currency);
+  }, [chosen, currency, locked]);
+  return [currency, setChosen] as const;
+}
+
+/**
  * The payment unlock screen (spec §2, §4): on a locked result, a credit of the service or one payment for the
  * track; then the track is polled until its master is ready, and the thank-you banner stays on the result.
  */
@@ -39,9 +56,11 @@ export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
   const [panelOpen, setPanelOpen] = useState(false);
   const [unlocking, setUnlocking] = useState(false);
   const [thanks, setThanks] = useState(false);
-  const [currency, setCurrency] = useState<Currency>(() => browserCurrency());
-  const credits = useGetCreditsQuery(undefined, { skip: track.unlocked || track.isDemo });
-  const plan = useGetPayPerTrackQuery(track.service, { skip: track.unlocked || track.isDemo });
+  const payable = !track.unlocked && !track.isDemo;
+  const credits = useGetCreditsQuery(undefined, { skip: !payable });
+  const plan = useGetPayPerTrackQuery(track.service, { skip: !payable });
+  // Asked afresh on each mount: the account settings may have saved another currency since.
+  const preferred = useGetPreferredCurrencyQuery(undefined, { skip: !payable, refetchOnMountOrArgChange: true });
   const [unlockMaster] = useUnlockMasterMutation();
   const [askStatus] = useTrackStatusMutation();
   const [askMaster] = useTrackMasterMutation();
@@ -97,6 +116,8 @@ export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
     const failure = await awaitMaster();
     if (failure) checkout.fail(failure);
   });
+  const locked = checkout.busy || unlocking;
+  const [currency, setCurrency] = usePanelCurrency(preferred.data, locked);
 
   const useCredit = async () => {
     setCreditOpen(false);
@@ -126,7 +147,6 @@ export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
 
   const remaining = credits.data?.remaining[track.service];
   const hasCredit = canUseCredit(remaining);
-  const locked = checkout.busy || unlocking;
   const demo = track.isDemo;
   const amount = plan.data ? planPrice(plan.data, currency) : null;
   const order: CheckoutOrder = {
@@ -260,7 +280,9 @@ export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
         </Modal>
       )}
 
-      {checkout.orange && <OrangeMoneyModal intent={checkout.orange} onClosed={checkout.orangeClosed} />}
+      {checkout.orange && (
+        <OrangeMoneyModal intent={checkout.orange} onPaid={checkout.orangePaid} onClosed={checkout.orangeClosed} />
+      )}
     </section>
   );
 }

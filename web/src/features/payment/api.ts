@@ -1,5 +1,5 @@
 import { api, errorBody } from '../../lib/api';
-import type { Currency } from '../../lib/format';
+import { CURRENCIES, type Currency } from '../../lib/format';
 import type { Provider } from './rules';
 
 /**
@@ -59,6 +59,12 @@ export interface Credits {
   remaining: Record<string, number>;
 }
 
+/** The currency saved in the account's preferences, null when the answer has none this client knows. */
+function savedCurrency(answer: { preferences?: { currency?: unknown } }): Currency | null {
+  const currency = answer.preferences?.currency;
+  return CURRENCIES.find((code) => code === currency) ?? null;
+}
+
 /** A refusal's code (`BILLING.PAYMENT_DECLINED`...), for the error banner. */
 export function failureCode(error: unknown): string | null {
   return errorBody(error)?.code ?? null;
@@ -67,6 +73,16 @@ export function failureCode(error: unknown): string | null {
 const paymentApi = api.injectEndpoints({
   endpoints: (build) => ({
     getPaymentsConfig: build.query<PaymentsConfig, void>({ query: () => '/payments/config' }),
+    /**
+     * The currency of the account's preferences (`GET /api/user/preferences`), the pay panel's first choice. The
+     * account feature keeps its own copy of the preferences: this one is asked again on each mount (see PaymentUnlock),
+     * so a currency saved in the settings meanwhile is the one found.
+     */
+    getPreferredCurrency: build.query<Currency | null, void>({
+      query: () => '/user/preferences',
+      transformResponse: savedCurrency,
+      providesTags: [{ type: 'Preferences', id: 'ME' }],
+    }),
     getPayPerTrack: build.query<PricedPlan | null, string>({
       query: (service) => `/plans/payngo?service=${encodeURIComponent(service)}`,
       transformResponse: (answer: { plans?: PricedPlan[] } | PricedPlan[]) =>
@@ -139,6 +155,7 @@ const paymentApi = api.injectEndpoints({
 
 export const {
   useGetPaymentsConfigQuery,
+  useGetPreferredCurrencyQuery,
   useGetPayPerTrackQuery,
   useGetCreditsQuery,
   useCreateIntentMutation,

@@ -7,7 +7,7 @@ export const PAYMENT_LIMITS = {
   statusPolls: 60,
   /** Then the master's address, at most 10 more tries 2 s apart. */
   masterRetries: 10,
-  /** Orange Money: a new QR code only 180 s after the last one; its status every 2 s; success shown 5 s. */
+  /** Orange Money: a new QR code only 180 s after the last paid one; its status every 2 s; success shown 5 s. */
   orangeMoneyCooldownSec: 180,
   orangeMoneyPollMs: 2000,
   successDelayMs: 5000,
@@ -54,7 +54,7 @@ interface KeyValueStore {
   removeItem(key: string): void;
 }
 
-/** Starts the Orange Money cooldown (kept in local storage so a reload keeps it). */
+/** Starts the Orange Money cooldown after a paid payment (kept in local storage so a reload keeps it). */
 export function startCooldown(store: KeyValueStore, now: number): number {
   const until = now + PAYMENT_LIMITS.orangeMoneyCooldownSec * 1000;
   store.setItem(COOLDOWN_KEY, String(until));

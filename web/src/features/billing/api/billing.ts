@@ -81,7 +81,10 @@ export interface PaymentRecord {
   planName?: string;
   serviceType?: string;
   type?: string;
+  /** pending, paid, failed or refunded: a cancelled or expired payment is counted as failed here... */
   status: string;
+  /** ...and named here (pending, paid, failed, cancelled, expired, refunded), on servers that send it. */
+  detailedStatus?: string;
 }
 
 /** `{plans}` or a bare list, sorted by price in XOF (spec §7). */

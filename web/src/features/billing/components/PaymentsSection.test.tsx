@@ -143,6 +143,30 @@ describe('the payments section', () => {
     expect(within(section()).getByText('Failed').className).not.toContain('badge--ok');
   });
 
+  it('calls a cancelled or expired payment so, not failed (the detailed status the server sends beside it)', async () => {
+    // The server's `status` counts a cancelled or expired payment as failed; `detailedStatus` names it (a `status`
+    // that names it by itself reads the same).
+    const { rows, section } = setup([
+      payment(1, { status: 'failed', detailedStatus: 'cancelled' }),
+      payment(2, { status: 'failed', detailedStatus: 'expired' }),
+      payment(3, { status: 'failed', detailedStatus: 'failed' }),
+      payment(4, { status: 'refunded', detailedStatus: 'refunded' }),
+      payment(5, { status: 'paid', detailedStatus: 'paid' }),
+      payment(6, { status: 'cancelled' }),
+    ]);
+    await waitFor(() => expect(rows()).toHaveLength(6));
+    expect(rows().map((row) => cells(row)[3])).toEqual([
+      'Cancelled',
+      'Paid',
+      'Refunded',
+      'Failed',
+      'Expired',
+      'Cancelled',
+    ]);
+    expect(within(section()).getAllByText('Cancelled')[0]!.className).not.toContain('badge--ok');
+    expect(within(section()).getByText('Paid').className).toContain('badge--ok');
+  });
+
   it('says when there is no payment yet', async () => {
     const { section, historyCalls } = setup([]);
     await screen.findByText("You haven't made any payment yet.");
@@ -177,14 +201,30 @@ describe('the payments section', () => {
       payment(2, { status: 'pending', amount: 4.99 }),
       payment(3, { status: 'failed', currency: 'EUR', amount: 18.99 }),
       payment(4, { status: 'refunded', payment_method: 'card' }),
+      payment(5, {
+        status: 'failed',
+        detailedStatus: 'cancelled',
+        payment_method: 'mobile money',
+        amount: 3000,
+        currency: 'XOF',
+      }),
+      payment(6, {
+        status: 'failed',
+        detailedStatus: 'expired',
+        payment_method: 'mobile money',
+        amount: 3000,
+        currency: 'XOF',
+      }),
     ]);
-    await waitFor(() => expect(rows()).toHaveLength(4));
+    await waitFor(() => expect(rows()).toHaveLength(6));
     expect(
       within(section())
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
     ).toEqual(['Moyen de paiement', 'Date', 'Montant', 'Statut']);
     expect(rows().map(cells)).toEqual([
+      ['Mobile money', '7 janv. 2026', '3\u202f000\u00a0FCFA', 'Expiré'],
+      ['Mobile money', '6 janv. 2026', '3\u202f000\u00a0FCFA', 'Annulé'],
       ['Carte bancaire', '5 janv. 2026', '$19,99', 'Remboursé'],
       ['PayPal', '4 janv. 2026', '18,99\u00a0€', 'Échoué'],
       ['PayPal', '3 janv. 2026', '$4,99', 'En attente'],
@@ -193,7 +233,7 @@ describe('the payments section', () => {
     expect(rawTranslationKeys(section())).toEqual([]);
     const search = screen.getByRole('searchbox', { name: 'Rechercher un paiement' });
     await userEvent.type(search, 'janv');
-    expect(rows()).toHaveLength(4);
+    expect(rows()).toHaveLength(6);
     await userEvent.clear(search);
     await userEvent.type(search, 'carte');
     expect(rows().map((row) => cells(row)[0])).toEqual(['Carte bancaire']);

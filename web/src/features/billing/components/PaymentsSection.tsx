@@ -12,7 +12,20 @@ import { Pagination } from '../../../components/Pagination';
 export const PAYMENTS_PAGE_SIZE = 7;
 type SortKey = 'method' | 'date' | 'amount';
 
-/** Payment history: search, a sortable table (method, date, amount, status shown as paid), 7 per page. */
+/**
+ * A payment's status badge. A declined or refunded payment is not called paid, and a cancelled or expired one is not
+ * called failed: the history says what happened (the detailed status, where the server's `status` merges them).
+ */
+function PaymentStatus({ payment }: { payment: PaymentRecord }) {
+  const { t } = useTranslation();
+  const status = payment.detailedStatus ?? payment.status;
+  if (status === 'paid') return <span className="badge badge--ok">{t('account.payments.paid')}</span>;
+  return (
+    <span className="badge badge--muted">{t(`account.payments.statuses.${status}`, { defaultValue: status })}</span>
+  );
+}
+
+/** Payment history: search, a sortable table (method, date, amount, status), 7 per page. */
 export function PaymentsSection({ reloadToken }: SettingsSectionProps) {
   const { t, i18n } = useTranslation();
   const history = useGetPaymentHistoryQuery();
@@ -108,14 +121,7 @@ export function PaymentsSection({ reloadToken }: SettingsSectionProps) {
                     <td>{formatDate(payment.date, language)}</td>
                     <td>{formatMoney(payment.amount, payment.currency, language)}</td>
                     <td>
-                      {/* A declined or refunded payment is not called paid: the history says what happened. */}
-                      {payment.status === 'paid' ? (
-                        <span className="badge badge--ok">{t('account.payments.paid')}</span>
-                      ) : (
-                        <span className="badge badge--muted">
-                          {t(`account.payments.statuses.${payment.status}`, { defaultValue: payment.status })}
-                        </span>
-                      )}
+                      <PaymentStatus payment={payment} />
                     </td>
                   </tr>
                 ))}
