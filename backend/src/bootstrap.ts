@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { type AppOptions, AppModule } from './app.module';
 import type { Config } from './config/config';
-import { bodyParsers, mountRawHandler, readAfterPush, requestPipeline, serveWebClient } from './http/http-pipeline';
+import {
+  bodyParsers,
+  closeIdleConnectionsOnClose,
+  mountRawHandler,
+  readAfterPush,
+  requestPipeline,
+  serveWebClient,
+} from './http/http-pipeline';
 import { redirectToPublicUrl } from './http/public-url';
 import { BuiltInIdentityProvider } from './identity-provider/built-in-provider';
 import { createLogger, PinoNestLogger } from './observability/logger';
@@ -40,6 +47,7 @@ export async function createApp(config: Config, options: AppOptions & { logger?:
     },
   });
   const fastify = adapter.getInstance();
+  closeIdleConnectionsOnClose(fastify.server);
   const routes: Array<{ method: string; path: string }> = [];
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, path: route.url });

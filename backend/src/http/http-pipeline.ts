@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { join, sep } from 'node:path';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics';
@@ -271,4 +272,40 @@ export async function serveWebClient(app: NestFastifyApplication, webDist: strin
     }
     return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
   });
+}
+
+/**
+ * When the server closes, closes at once the connections not serving a request (kept alive between requests, or
+ * opened ahead by a browser and never used). Node's `server.close()` stops listening but waits for them until they
+ * time out (Fastify keeps connections alive 72 s), and Socket.IO closes the HTTP server before Fastify does, so a
+ * SIGTERM (or a test's close) would wait that long, past the shutdown timeout, for nothing. A connection serving a
+ * request finishes its answer, then closes.
+ */
+export function closeIdleConnectionsOnClose(server: Server): void {
+  const sockets = new Set<Socket>();
+  const answering = new Map<Socket, number>();
+  let closing = false;
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      answering.delete(socket);
+    });
+  });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket as Socket;
+    answering.set(socket, (answering.get(socket) ?? 0) + 1);
+    response.once('close', () => {
+      const left = (answering.get(socket) ?? 1) - 1;
+      if (left > 0) return void answering.set(socket, left);
+      answering.delete(socket);
+      if (closing) socket.end();
+    });
+  });
+  const close = server.close.bind(server);
+  server.close = (callback?: (error?: Error) => void) => {
+    closing = true;
+    for (const socket of sockets) if (!answering.has(socket)) socket.destroy();
+    return close(callback);
+  };
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync } from 'node:child_process';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { io } from 'socket.io-client';
 import { afterEach, describe, expect, it } from '@jest/globals';
@@ -43,10 +44,19 @@ describe('the server process', () => {
       socket.once('connect_error', reject);
     });
 
+    // A connection a browser opened ahead and never used (it sends nothing): Node would wait for its first request.
+    const unused = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => {
+      unused.once('connect', resolve);
+      unused.once('error', reject);
+    });
+    unused.on('error', () => undefined);
+
     const started = Date.now();
     server.child.kill('SIGTERM');
     const { code } = await server.exited;
     socket.disconnect();
+    unused.destroy();
     expect(code).toBe(0);
     expect(Date.now() - started).toBeLessThan(5_000);
     const log = server.output();

@@ -3,7 +3,6 @@ import { QueryBus } from '@nestjs/cqrs';
 import { GetPaymentByCapture, GetPaymentByProviderRef, type PaymentDocument } from '../../contracts/queries';
 import { paymentNotFound } from '../../domain/errors';
 import { OrangeMoneyGateway, type OrangeMoneyTransaction, ProviderUnavailable } from '../../providers/port';
-import { CapturePayPalService } from '../capture-paypal/capture-paypal.service';
 import { Ledger } from '../ledger';
 import { PaymentRecords, paypalMoney } from '../payments/payment-records';
 import { PaymentRefresh } from '../payments/payment-refresh';
@@ -23,7 +22,6 @@ export class ProviderCallbacksService {
     private readonly ledger: Ledger,
     private readonly records: PaymentRecords,
     private readonly refresh: PaymentRefresh,
-    private readonly capturePayPal: CapturePayPalService,
     private readonly queries: QueryBus,
     private readonly refunds: Refunds,
     private readonly anomalies: Anomalies,
@@ -75,15 +73,11 @@ export class ProviderCallbacksService {
       );
       return;
     }
-    if (eventType === 'CHECKOUT.ORDER.APPROVED') {
-      const doc = await this.queries.execute<GetPaymentByProviderRef, PaymentDocument | null>(
-        new GetPaymentByProviderRef('PAYPAL', String(resource.id)),
-      );
-      if (!doc) return;
-      const state = await this.ledger.paymentState(doc._id);
-      if (state.status === 'pending') await this.capturePayPal.capture(doc._id, state, 'callback');
-      return;
-    }
+    // CHECKOUT.ORDER.APPROVED is not captured here: the payer's page captures it at once (the popup's close, the
+    // SDK's onApprove) and is the one that can offer another card when PayPal declines this one (a capture from
+    // here would take the decline from the payer). An approval the page never captured (a closed tab) is captured
+    // by the reconciler within BILLING_RECONCILE_MIN_AGE_SECONDS and one pass.
+    if (eventType === 'CHECKOUT.ORDER.APPROVED') return;
     if (
       eventType === 'PAYMENT.CAPTURE.COMPLETED' ||
       eventType === 'PAYMENT.CAPTURE.DENIED' ||
@@ -119,8 +113,8 @@ export class ProviderCallbacksService {
   private async onPayPalRefund(resource: Record<string, unknown>, reversal: boolean): Promise<void> {
     const links = Array.isArray(resource.links) ? (resource.links as Array<{ rel?: string; href?: string }>) : [];
     const up = links.find((link) => link.rel === 'up')?.href ?? '';
-    const related = (resource.supplementary_data as { related_ids?: { capture_id?: unknown } } | undefined)
-      ?.related_ids?.capture_id;
+    const related = (resource.supplementary_data as { related_ids?: { capture_id?: unknown } } | undefined)?.related_ids
+      ?.capture_id;
     const captureId = /\/captures\/([^/?]+)/.exec(up)?.[1] ?? (typeof related === 'string' ? related : null);
     const named = [resource.custom_id, resource.invoice_id].find((v): v is string => typeof v === 'string' && !!v);
     let paymentId = named ?? null;
