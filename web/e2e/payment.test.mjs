@@ -247,7 +247,7 @@ describe('payments in Chromium', { concurrency: false }, () => {
     assert.ok(cooldown > Date.now(), 'the Orange Money cooldown is kept in local storage');
   });
 
-  test('during the cooldown Orange Money waits; a declined card shows the error banner and unlocks nothing', async () => {
+  test('during the cooldown Orange Money waits; a declined card reopens the same checkout for another card, unlocks nothing', async () => {
     await masterSong('third');
     await page.locator('.payment-options').getByRole('button', { name: 'Pay for this track' }).click();
     const panel = page.getByRole('dialog', { name: 'Pay for this track' });
@@ -258,13 +258,28 @@ describe('payments in Chromium', { concurrency: false }, () => {
     const popupOpened = page.waitForEvent('popup');
     await panel.getByRole('button', { name: 'Pay $4.99 with PayPal or a card' }).click();
     const popup = await popupOpened;
+    await popup.waitForURL(/token=/);
+    const orderId = new URL(popup.url()).searchParams.get('token');
     const closed = popup.waitForEvent('close', { timeout: 15_000 });
     await popup.getByRole('button', { name: 'Approve with a card that will be declined' }).click({ noWaitAfter: true });
     await closed;
     const banner = panel.locator('.payment-banner--error');
-    await banner.getByText('Payment failed.').waitFor({ timeout: 15_000 });
-    // The panel is unlocked again, the banner closes.
-    assert.equal(await panel.getByRole('button', { name: 'Pay $4.99 with PayPal or a card' }).isDisabled(), false);
+    await banner
+      .getByText('Your card was declined. Choose another card or payment method to finish paying.')
+      .waitFor({ timeout: 15_000 });
+    // The panel is unlocked again: paying again reopens the same order (PayPal's restart), not a second one.
+    const retry = panel.getByRole('button', { name: 'Pay $4.99 with PayPal or a card' });
+    assert.equal(await retry.isDisabled(), false);
+    const reopened = page.waitForEvent('popup');
+    await retry.click();
+    const again = await reopened;
+    await again.waitForURL(/token=/);
+    assert.equal(new URL(again.url()).searchParams.get('token'), orderId, 'the same checkout');
+    // The buyer gives up this time: the payment is cancelled, and says so.
+    const closedAgain = again.waitForEvent('close', { timeout: 15_000 });
+    await again.getByRole('button', { name: 'Cancel' }).click({ noWaitAfter: true });
+    await closedAgain;
+    await banner.getByText('PayPal payment cancelled. Nothing was charged.').waitFor({ timeout: 15_000 });
     await banner.getByRole('button', { name: 'Close' }).click();
     assert.equal(await panel.locator('.payment-banner--error').count(), 0);
     await panel.getByRole('button', { name: 'Close', exact: true }).last().click();
@@ -286,7 +301,9 @@ describe('payments in Chromium', { concurrency: false }, () => {
     const payments = page.locator('section[aria-labelledby=payments-title]');
     await payments.locator('tbody tr').nth(2).waitFor();
     assert.equal(await payments.locator('tbody tr').count(), 3, 'the pack, the Orange Money track, the declined card');
-    await payments.getByText('Failed', { exact: true }).waitFor();
+    // The declined card's checkout, given up: cancelled, not failed.
+    await payments.getByText('Cancelled', { exact: true }).waitFor();
+    assert.equal(await payments.getByText('Failed', { exact: true }).count(), 0);
     await payments.getByRole('searchbox').fill('mobile');
     await page.waitForFunction(
       () => document.querySelectorAll('section[aria-labelledby=payments-title] tbody tr').length === 1,
@@ -308,7 +325,7 @@ describe('payments in Chromium', { concurrency: false }, () => {
       .waitFor();
     await checkLayout('plans in French');
     await page.goto(`${server.baseUrl}/accountSettings?section=payments`);
-    await payments.getByText('Échoué', { exact: true }).waitFor();
+    await payments.getByText('Annulé', { exact: true }).waitFor();
     await payments.getByText('Mobile money').waitFor();
     await checkLayout('payments in French');
     await page.goto(`${server.baseUrl}/accountSettings?section=usage`);

@@ -90,6 +90,11 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
   const onPaidRef = useRef(onPaid);
   onPaidRef.current = onPaid;
   const orderRef = useRef<CheckoutOrder | null>(null);
+  /**
+   * A PayPal order whose card was declined, still open: paying the same thing again reopens its approval page (the
+   * same checkout, another card) instead of opening a second order.
+   */
+  const declined = useRef<{ key: string; orderId: string; approveUrl: string } | null>(null);
 
   useEffect(() => {
     mounted.current = true;
@@ -199,15 +204,24 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
       // Opened in the click itself, so no blocker stops it; the approval page is set once the order exists.
       const popup = window.open('', 'kora-paypal', 'popup,width=480,height=680');
       if (!popup) return fail('payment:errors.popupBlocked');
-      let intent: Intent;
-      try {
-        intent = await createIntent({ ...order, provider: 'PAYPAL' }).unwrap();
-      } catch (caught) {
-        popup.close();
-        return fail(paymentError(caught, 'payment:errors.initiate'));
+      const key = JSON.stringify(order);
+      let orderId: string;
+      let approveUrl: string;
+      if (declined.current?.key === key) {
+        ({ orderId, approveUrl } = declined.current);
+      } else {
+        let intent: Intent;
+        try {
+          intent = await createIntent({ ...order, provider: 'PAYPAL' }).unwrap();
+        } catch (caught) {
+          popup.close();
+          return fail(paymentError(caught, 'payment:errors.initiate'));
+        }
+        orderId = intent.orderId!;
+        approveUrl = intent.approveUrl ?? `/sandbox/paypal/checkout?token=${encodeURIComponent(orderId)}`;
       }
-      const orderId = intent.orderId!;
-      popup.location.href = intent.approveUrl ?? `/sandbox/paypal/checkout?token=${encodeURIComponent(orderId)}`;
+      declined.current = null;
+      popup.location.href = approveUrl;
       setPhase('paypal');
       // /payment/success and /payment/cancel close the popup: then the order is captured (or found not approved).
       await new Promise<void>((resolve) => {
@@ -219,7 +233,9 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
         }, 400);
       });
       if (!mounted.current) return;
-      await capturePayPal(orderId);
+      if ((await capturePayPal(orderId, { restartable: true })) === 'restart') {
+        declined.current = { key, orderId, approveUrl };
+      }
     },
     [capturePayPal, createIntent, fail],
   );
