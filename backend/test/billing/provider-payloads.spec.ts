@@ -199,6 +199,30 @@ describe('the providers’ real-shaped deliveries, replayed through the real ada
     expect(await auditOf(intent.paymentId)).toEqual([]);
   });
 
+  it('a COMPLETED delivery that names no order is checked with PayPal’s order before anything is recorded', async () => {
+    const { auth } = await buyer();
+    const intent = await packIntent(auth);
+    // Names our payment, claims 19.99 USD, but no order: on its own word, nothing.
+    const claim = fixture('paypal/payment-capture-completed.json', {
+      CAPTURE_ID: '3C679366HH908993F',
+      ORDER_ID: intent.orderId,
+      PAYMENT_ID: intent.paymentId,
+      CURRENCY: 'USD',
+      VALUE: '19.99',
+      NET: '19.40',
+    }).replace(/"supplementary_data": \{[^}]*\} \},\n/, '');
+    expect(claim).not.toContain('supplementary_data');
+    await deliver(claim).expect(200);
+    expect(await ofPayment(intent.paymentId, ['PaymentCaptured', 'PaymentAnomalyDetected'])).toEqual([]);
+    // Once PayPal's order is captured, the same delivery records what the order says.
+    paypal.approve(intent.orderId);
+    const capture = paypal.captureAtPayPal(intent.orderId) as { id: string };
+    await deliver(claim).expect(200);
+    const [captured] = await ofPayment(intent.paymentId, ['PaymentCaptured']);
+    expect(captured!.data).toMatchObject({ captureId: capture.id, amount: { amount: 1999, currency: 'USD' } });
+    expect(await remaining(auth)).toBe(5);
+  });
+
   it('Orange Money’s callback, signed and with its Basic key, as Sonatel sends it; tampered bytes are refused', async () => {
     const { userId, auth } = await buyer();
     const trackId = await seedTrack(test, userId);

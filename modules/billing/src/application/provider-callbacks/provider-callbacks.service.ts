@@ -83,7 +83,8 @@ export class ProviderCallbacksService {
       eventType === 'PAYMENT.CAPTURE.DENIED' ||
       eventType === 'PAYMENT.CAPTURE.DECLINED'
     ) {
-      const paymentId = typeof resource.custom_id === 'string' ? resource.custom_id : null;
+      const named = [resource.custom_id, resource.invoice_id].find((v): v is string => typeof v === 'string' && !!v);
+      const paymentId = named ?? null;
       if (!paymentId) return;
       const state = await this.ledger.paymentState(paymentId);
       if (!state.intent || state.intent.provider !== 'PAYPAL') return;
@@ -96,10 +97,17 @@ export class ProviderCallbacksService {
         );
         return;
       }
+      const orderId = captureOrderId(resource);
+      if (orderId === null) {
+        // A delivery that does not name its order proves nothing by itself: PayPal's order, asked directly, says
+        // what was captured (and for what), and that is what is recorded.
+        if (state.status === 'pending') await this.refresh.refresh(paymentId, state, 'status');
+        return;
+      }
       await this.records.recordCapture(paymentId, state.intent.ownerId, {
         captureId: String(resource.id),
         amount: paypalMoney(resource.amount as Parameters<typeof paypalMoney>[0]),
-        providerRef: captureOrderId(resource),
+        providerRef: orderId,
         source: 'callback',
       });
     }
