@@ -401,7 +401,7 @@ export class FakeOrangeMoney extends FakeServer {
   async pay(
     reference: string,
     callbackUrl: string,
-    outcome: 'SUCCESS' | 'FAILED' | 'ACCEPTED' | 'PRE_INITIATED' = 'SUCCESS',
+    outcome: 'SUCCESS' | 'FAILED' | 'ACCEPTED' | 'PRE_INITIATED' | 'REFUNDED' = 'SUCCESS',
     options: { amount?: null; auth?: 'basic' | 'x-api-key' | 'forged' } = {},
   ): Promise<number> {
     const qr = this.qrs.get(reference);

@@ -262,4 +262,24 @@ describe('the providers’ real-shaped deliveries, replayed through the real ada
     const captured = await ofPayment(intent.body.paymentId, ['PaymentCaptured', 'PaymentAnomalyDetected']);
     expect(captured.map((e) => e.type)).toEqual(['PaymentCaptured']);
   });
+
+  it('Orange Money’s REFUNDED, confirmed by the status API, is recorded once; the paid track stays unlocked', async () => {
+    const { userId, auth } = await buyer();
+    const trackId = await seedTrack(test, userId);
+    const intent = await request(test.url)
+      .post('/api/payments/createIntent')
+      .set(auth)
+      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
+      .expect(201);
+    const callbackUrl = `${test.url}/api/payments/orange-money/callback`;
+    expect(await om.pay(intent.body.paymentId, callbackUrl)).toBe(200);
+    expect(await om.pay(intent.body.paymentId, callbackUrl, 'REFUNDED')).toBe(200);
+    expect(await om.pay(intent.body.paymentId, callbackUrl, 'REFUNDED')).toBe(200); // delivered again
+    const refunds = await ofPayment(intent.body.paymentId, ['PaymentRefunded']);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]!.data).toMatchObject({ source: 'provider', amount: { amount: 3000, currency: 'XOF' } });
+    const track = await request(test.url).get(`/api/audio/track/${trackId}`).set(auth).expect(200);
+    expect(track.body.unlocked).toBe(true);
+    expect(await auditOf(intent.body.paymentId)).toEqual([]);
+  });
 });

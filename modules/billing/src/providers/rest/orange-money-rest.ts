@@ -231,8 +231,9 @@ export class OrangeMoneyRestGateway extends OrangeMoneyGateway {
     const transactions = list
       .map((found) => this.transaction(found, reference))
       .filter((found): found is OrangeMoneyTransaction => found !== null);
-    // A success wins over earlier failed attempts of the same reference.
+    // A refund wins over the success it gave back, a success over earlier failed attempts of the same reference.
     const settled =
+      transactions.find((t) => t.status === 'REFUNDED') ??
       transactions.find((t) => t.status === 'SUCCESS') ??
       transactions.find((t) => t.status === 'PENDING') ??
       transactions[0];
