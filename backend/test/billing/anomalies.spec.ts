@@ -11,6 +11,7 @@ import {
   BILLING_CLI,
   buyPackOverHttp,
   eventsOf,
+  orangeMoneyTrackIntent,
   runCli,
   seedTrack,
   signedIn,
@@ -96,11 +97,7 @@ describe('money that does not match its sale is kept for an operator, never gran
 
   it('an Orange Money SUCCESS without an amount is never granted (fail closed); refunded by an operator', async () => {
     const trackId = await seedTrack(test, buyer.userId);
-    const intent = await request(test.url)
-      .post('/api/payments/createIntent')
-      .set(buyer.auth)
-      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
-      .expect(201);
+    const intent = await orangeMoneyTrackIntent(test.url, buyer.auth, trackId);
     const paymentId = intent.body.paymentId as string;
     sandbox().setKnobs({ payAmount: '' });
     await request(test.url).post(`/sandbox/orange-money/payments/${paymentId}/pay`).send({}).expect(200);
@@ -122,11 +119,7 @@ describe('money that does not match its sale is kept for an operator, never gran
 
   it('an Orange Money code paid after the buyer cancelled it: recorded as paid after close, nothing unlocked', async () => {
     const trackId = await seedTrack(test, buyer.userId);
-    const intent = await request(test.url)
-      .post('/api/payments/createIntent')
-      .set(buyer.auth)
-      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
-      .expect(201);
+    const intent = await orangeMoneyTrackIntent(test.url, buyer.auth, trackId);
     const paymentId = intent.body.paymentId as string;
     await request(test.url).post(`/api/payments/orange-money/${paymentId}/cancel`).set(buyer.auth).expect(200);
     // The code stays payable at Orange Money until its validity ends: the buyer pays it anyway.

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { tempDir } from '../support/temp';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { AUDIT_CLI, buyPackOverHttp, eventsOf, runCli, seedTrack } from './billing-support';
+import { AUDIT_CLI, buyPackOverHttp, eventsOf, orangeMoneyTrackIntent, runCli, seedTrack } from './billing-support';
 
 describe('npm run audit over a log made by the HTTP flows', () => {
   const dir = tempDir('kora-audit-');
@@ -29,11 +29,7 @@ describe('npm run audit over a log made by the HTTP flows', () => {
     }
     // One track paid with Orange Money in XOF.
     const trackId = await seedTrack(test, kofi.userId, 'STEM_SEPARATION');
-    const intent = await request(test.url)
-      .post('/api/payments/createIntent')
-      .set(kofi.auth)
-      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
-      .expect(201);
+    const intent = await orangeMoneyTrackIntent(test.url, kofi.auth, trackId);
     await request(test.url).post(`/sandbox/orange-money/payments/${intent.body.paymentId}/pay`).send({}).expect(200);
     await request(test.url)
       .post('/api/payments/status')

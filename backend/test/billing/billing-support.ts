@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import request from 'supertest';
+import { ConfigError, loadConfig } from '../../src/config/config';
 import type { TestApp } from '../support/test-app';
 
 /** A user of the test app and the bearer header its API calls carry. */
@@ -128,4 +129,23 @@ export async function buyPackOverHttp(
   await request(url).post(`/sandbox/paypal/orders/${intent.body.orderId}/approve`).send({}).expect(200);
   await request(url).post(`/api/payments/paypal/capture/${intent.body.orderId}`).set(auth).expect(200);
   return intent.body as { paymentId: string; orderId: string };
+}
+
+/** The problems a configuration is refused for (none: it loads). */
+export function configProblems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    return (error as ConfigError).problems;
+  }
+}
+
+/** Opens an Orange Money payment (XOF) for one track over HTTP: the 201 answer (QR code, payment id). */
+export function orangeMoneyTrackIntent(url: string, auth: { Authorization: string }, trackId: string) {
+  return request(url)
+    .post('/api/payments/createIntent')
+    .set(auth)
+    .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
+    .expect(201);
 }

@@ -85,6 +85,22 @@ interface FakeOrder {
   create_time: string;
 }
 
+/** PayPal captures the order's full amount: the order is COMPLETED with that capture. Answers the capture. */
+function completeOrder(order: FakeOrder): Record<string, unknown> {
+  const unit = order.purchase_units[0]!;
+  const capture = {
+    id: randomBytes(9).toString('hex').toUpperCase().slice(0, 17),
+    status: 'COMPLETED',
+    amount: unit.amount,
+    custom_id: unit.custom_id,
+    invoice_id: unit.invoice_id,
+    final_capture: true,
+  };
+  order.status = 'COMPLETED';
+  order.purchase_units = [{ ...unit, payments: { captures: [capture] } }];
+  return capture;
+}
+
 export class FakePayPal extends FakeServer {
   readonly clientId = 'fake-paypal-client';
   readonly clientSecret = 'fake-paypal-secret';
@@ -189,17 +205,7 @@ export class FakePayPal extends FakeServer {
             paypalError('UNPROCESSABLE_ENTITY', 'INSTRUMENT_DECLINED', 'The instrument presented was either declined.'),
           );
         }
-        const unit = order.purchase_units[0]!;
-        const capture = {
-          id: randomBytes(9).toString('hex').toUpperCase().slice(0, 17),
-          status: 'COMPLETED',
-          amount: unit.amount,
-          custom_id: unit.custom_id,
-          invoice_id: unit.invoice_id,
-          final_capture: true,
-        };
-        order.status = 'COMPLETED';
-        order.purchase_units = [{ ...unit, payments: { captures: [capture] } }];
+        completeOrder(order);
         return remember(201, order);
       }
     }
@@ -284,18 +290,7 @@ export class FakePayPal extends FakeServer {
   captureAtPayPal(orderId: string): Record<string, unknown> {
     const order = this.orders.get(orderId);
     if (!order) throw new Error(`no order ${orderId}`);
-    const unit = order.purchase_units[0]!;
-    const capture = {
-      id: randomBytes(9).toString('hex').toUpperCase().slice(0, 17),
-      status: 'COMPLETED',
-      amount: unit.amount,
-      custom_id: unit.custom_id,
-      invoice_id: unit.invoice_id,
-      final_capture: true,
-    };
-    order.status = 'COMPLETED';
-    order.purchase_units = [{ ...unit, payments: { captures: [capture] } }];
-    return capture;
+    return completeOrder(order);
   }
 }
 
@@ -438,4 +433,26 @@ export class FakeOrangeMoney extends FakeServer {
     await response.arrayBuffer();
     return response.status;
   }
+}
+
+/** PayPal REST pointed at this fake: the server's `PAYPAL_*` variables. */
+export function paypalEnv(paypal: FakePayPal): Record<string, string> {
+  return {
+    PAYPAL_CLIENT_ID: paypal.clientId,
+    PAYPAL_CLIENT_SECRET: paypal.clientSecret,
+    PAYPAL_API_BASE: paypal.url,
+    PAYPAL_WEBHOOK_ID: paypal.webhookId,
+  };
+}
+
+/** Orange Money REST pointed at this fake: the server's `ORANGE_MONEY_*` variables (its HMAC secret when set). */
+export function orangeMoneyEnv(om: FakeOrangeMoney): Record<string, string> {
+  return {
+    ORANGE_MONEY_CLIENT_ID: om.clientId,
+    ORANGE_MONEY_CLIENT_SECRET: om.clientSecret,
+    ORANGE_MONEY_API_BASE: om.url,
+    ORANGE_MONEY_MERCHANT_CODE: om.merchantCode,
+    ORANGE_MONEY_CALLBACK_API_KEY: om.callbackApiKey,
+    ...(om.hmacSecret ? { ORANGE_MONEY_CALLBACK_HMAC_SECRET: om.hmacSecret } : {}),
+  };
 }

@@ -1,18 +1,10 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig } from '../../src/config/config';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { eventsOf } from './billing-support';
-import { FakePayPal } from './fake-providers';
+import { configProblems, eventsOf } from './billing-support';
+import { FakePayPal, paypalEnv } from './fake-providers';
 
-const problems = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (error) {
-    return (error as ConfigError).problems;
-  }
-};
+const problems = configProblems;
 
 const PAYPAL_LIVE = { PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 'secret' };
 const ORANGE_MONEY_LIVE = {
@@ -47,10 +39,7 @@ describe('which payment providers a server offers', () => {
       paypal = await new FakePayPal().start();
       test = await startTestApp({
         env: {
-          PAYPAL_CLIENT_ID: paypal.clientId,
-          PAYPAL_CLIENT_SECRET: paypal.clientSecret,
-          PAYPAL_API_BASE: paypal.url,
-          PAYPAL_WEBHOOK_ID: paypal.webhookId,
+          ...paypalEnv(paypal),
           ORANGE_MONEY: 'off',
           SANDBOX_KNOBS: 'on', // even open, there are no knobs: there is no sandbox
         },

@@ -5,8 +5,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { runAudit } from '../../src/cli/audit-run';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { eventsOf, seedTrack } from './billing-support';
-import { FakeOrangeMoney, FakePayPal } from './fake-providers';
+import { eventsOf, orangeMoneyTrackIntent, seedTrack } from './billing-support';
+import { FakeOrangeMoney, FakePayPal, orangeMoneyEnv, paypalEnv } from './fake-providers';
 
 /** A committed payload with its placeholders filled in; every other byte is sent as written. */
 function fixture(name: string, values: Record<string, string | number>): string {
@@ -28,19 +28,7 @@ describe('the providers’ real-shaped deliveries, replayed through the real ada
     om = await new FakeOrangeMoney().start();
     om.hmacSecret = 'sonatel-shared-hmac-secret';
     test = await startTestApp({
-      env: {
-        PAYPAL_CLIENT_ID: paypal.clientId,
-        PAYPAL_CLIENT_SECRET: paypal.clientSecret,
-        PAYPAL_API_BASE: paypal.url,
-        PAYPAL_WEBHOOK_ID: paypal.webhookId,
-        ORANGE_MONEY_CLIENT_ID: om.clientId,
-        ORANGE_MONEY_CLIENT_SECRET: om.clientSecret,
-        ORANGE_MONEY_API_BASE: om.url,
-        ORANGE_MONEY_MERCHANT_CODE: om.merchantCode,
-        ORANGE_MONEY_CALLBACK_API_KEY: om.callbackApiKey,
-        ORANGE_MONEY_CALLBACK_HMAC_SECRET: om.hmacSecret,
-        BILLING_RECONCILE_SECONDS: '0',
-      },
+      env: { ...paypalEnv(paypal), ...orangeMoneyEnv(om), BILLING_RECONCILE_SECONDS: '0' },
     });
   }, 60_000);
   afterAll(async () => {
@@ -226,11 +214,7 @@ describe('the providers’ real-shaped deliveries, replayed through the real ada
   it('Orange Money’s callback, signed and with its Basic key, as Sonatel sends it; tampered bytes are refused', async () => {
     const { userId, auth } = await buyer();
     const trackId = await seedTrack(test, userId);
-    const intent = await request(test.url)
-      .post('/api/payments/createIntent')
-      .set(auth)
-      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
-      .expect(201);
+    const intent = await orangeMoneyTrackIntent(test.url, auth, trackId);
     const callbackUrl = `${test.url}/api/payments/orange-money/callback`;
     // The buyer pays: the fake settles it and sends its own delivery (Basic key, idempotency key, HMAC).
     expect(await om.pay(intent.body.paymentId, callbackUrl)).toBe(200);
@@ -266,11 +250,7 @@ describe('the providers’ real-shaped deliveries, replayed through the real ada
   it('Orange Money’s REFUNDED, confirmed by the status API, is recorded once; the paid track stays unlocked', async () => {
     const { userId, auth } = await buyer();
     const trackId = await seedTrack(test, userId);
-    const intent = await request(test.url)
-      .post('/api/payments/createIntent')
-      .set(auth)
-      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
-      .expect(201);
+    const intent = await orangeMoneyTrackIntent(test.url, auth, trackId);
     const callbackUrl = `${test.url}/api/payments/orange-money/callback`;
     expect(await om.pay(intent.body.paymentId, callbackUrl)).toBe(200);
     expect(await om.pay(intent.body.paymentId, callbackUrl, 'REFUNDED')).toBe(200);

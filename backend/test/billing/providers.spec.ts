@@ -1,10 +1,15 @@
-import { OrangeMoneyRestGateway, PayPalRestGateway, ProviderRefusal, ProviderUnavailable } from '@kora/billing';
+import {
+  OrangeMoneyRestGateway,
+  type OrangeMoneyRestOptions,
+  PayPalRestGateway,
+  ProviderRefusal,
+  ProviderUnavailable,
+} from '@kora/billing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig } from '../../src/config/config';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { eventsOf, seedTrack } from './billing-support';
-import { FakeOrangeMoney, FakePayPal } from './fake-providers';
+import { configProblems, eventsOf, orangeMoneyTrackIntent, seedTrack } from './billing-support';
+import { FakeOrangeMoney, FakePayPal, orangeMoneyEnv, paypalEnv } from './fake-providers';
 
 // How long the adapters wait for the fake (a loaded CI machine can take several hundred ms to answer loopback).
 const PATIENCE_MS = 2_000;
@@ -154,16 +159,20 @@ describe('the PayPal REST adapter against a fake PayPal on loopback', () => {
 describe('the Orange Money REST adapter against a fake Sonatel API on loopback', () => {
   let fake: FakeOrangeMoney;
   let om: OrangeMoneyRestGateway;
-  beforeAll(async () => {
-    fake = await new FakeOrangeMoney().start();
-    om = new OrangeMoneyRestGateway({
+  /** The adapter on the fake, with these callback settings. */
+  const adapter = (callbacks: Partial<OrangeMoneyRestOptions> = {}) =>
+    new OrangeMoneyRestGateway({
       clientId: fake.clientId,
       clientSecret: fake.clientSecret,
       apiBase: fake.url,
       merchantCode: fake.merchantCode,
       callbackApiKey: fake.callbackApiKey,
       timeoutMs: PATIENCE_MS,
+      ...callbacks,
     });
+  beforeAll(async () => {
+    fake = await new FakeOrangeMoney().start();
+    om = adapter();
   });
   afterAll(() => fake.stop());
 
@@ -205,16 +214,8 @@ describe('the Orange Money REST adapter against a fake Sonatel API on loopback',
   });
 
   it('reads callbacks in the configured scheme, with the HMAC when configured; transient states stay pending', async () => {
-    const options = {
-      clientId: fake.clientId,
-      clientSecret: fake.clientSecret,
-      apiBase: fake.url,
-      merchantCode: fake.merchantCode,
-      callbackApiKey: fake.callbackApiKey,
-      timeoutMs: PATIENCE_MS,
-    };
-    const byHeader = new OrangeMoneyRestGateway({ ...options, callbackAuth: 'x-api-key' });
-    const signed = new OrangeMoneyRestGateway({ ...options, callbackHmacSecret: 'a-shared-hmac-secret-0123' });
+    const byHeader = adapter({ callbackAuth: 'x-api-key' });
+    const signed = adapter({ callbackHmacSecret: 'a-shared-hmac-secret-0123' });
     const raw = JSON.stringify({
       status: 'ACCEPTED',
       transactionId: 'MP1',
@@ -286,17 +287,7 @@ describe('the server with both real adapters (fakes on loopback)', () => {
     paypal = await new FakePayPal().start();
     om = await new FakeOrangeMoney().start();
     test = await startTestApp({
-      env: {
-        PAYPAL_CLIENT_ID: paypal.clientId,
-        PAYPAL_CLIENT_SECRET: paypal.clientSecret,
-        PAYPAL_API_BASE: paypal.url,
-        PAYPAL_WEBHOOK_ID: paypal.webhookId,
-        ORANGE_MONEY_CLIENT_ID: om.clientId,
-        ORANGE_MONEY_CLIENT_SECRET: om.clientSecret,
-        ORANGE_MONEY_API_BASE: om.url,
-        ORANGE_MONEY_MERCHANT_CODE: om.merchantCode,
-        ORANGE_MONEY_CALLBACK_API_KEY: om.callbackApiKey,
-      },
+      env: { ...paypalEnv(paypal), ...orangeMoneyEnv(om) },
     });
     auth = { Authorization: `Bearer ${await test.token('real-providers')}` };
   }, 60_000);
@@ -373,11 +364,7 @@ describe('the server with both real adapters (fakes on loopback)', () => {
 
   it('Orange Money: a track paid by QR code; Sonatel’s callback, confirmed by the status API, unlocks it', async () => {
     const trackId = await seedTrack(test, 'real-providers', 'AI_MASTERING');
-    const intent = await request(test.url)
-      .post('/api/payments/createIntent')
-      .set(auth)
-      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
-      .expect(201);
+    const intent = await orangeMoneyTrackIntent(test.url, auth, trackId);
     expect(intent.body).toMatchObject({ merchantCode: om.merchantCode, amount: 3000, validity: 300 });
     const pending = await request(test.url)
       .post('/api/payments/status')
@@ -415,11 +402,7 @@ describe('the server with both real adapters (fakes on loopback)', () => {
 
   it('Orange Money: a SUCCESS without an amount is kept for an operator, never granted', async () => {
     const trackId = await seedTrack(test, 'real-providers', 'AI_MASTERING');
-    const intent = await request(test.url)
-      .post('/api/payments/createIntent')
-      .set(auth)
-      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
-      .expect(201);
+    const intent = await orangeMoneyTrackIntent(test.url, auth, trackId);
     const callbackUrl = `${test.url}/api/payments/orange-money/callback`;
     expect(await om.pay(intent.body.paymentId, callbackUrl, 'SUCCESS', { amount: null })).toBe(200);
     const events = (await eventsOf(test, ['PaymentAnomalyDetected', 'PaymentCaptured'])).filter(
@@ -435,14 +418,7 @@ describe('the server with both real adapters (fakes on loopback)', () => {
 
 describe('payment provider configuration', () => {
   it('fails fast, naming what is missing', () => {
-    const problems = (env: Record<string, string>) => {
-      try {
-        loadConfig(env);
-        return [];
-      } catch (error) {
-        return (error as ConfigError).problems;
-      }
-    };
+    const problems = configProblems;
     expect(problems({ PAYPAL_CLIENT_ID: 'id', ORANGE_MONEY: 'off' })).toEqual([
       'PAYPAL_CLIENT_SECRET: required with PAYPAL_CLIENT_ID (PayPal REST)',
     ]);

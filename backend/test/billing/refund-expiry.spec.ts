@@ -6,7 +6,15 @@ import { runAudit } from '../../src/cli/audit-run';
 import { DAY, TestClock } from '../support/accounts';
 import { tempDir } from '../support/temp';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { BILLING_CLI, buyPackOverHttp, eventsOf, runCli, seedTrack, signedIn } from './billing-support';
+import {
+  BILLING_CLI,
+  buyPackOverHttp,
+  eventsOf,
+  orangeMoneyTrackIntent,
+  runCli,
+  seedTrack,
+  signedIn,
+} from './billing-support';
 
 async function auditIsClean(test: TestApp) {
   const result = await runAudit(test.app.get(EventStore), test.app.get(ReadStore), {});
@@ -73,11 +81,7 @@ describe('npm run billing -- refund <paymentId>', () => {
   it('a single track: refunded, the track stays unlocked; revenue nets out; pending and unknown payments are refused', async () => {
     const kofi = await signedIn(test, 'kofi-refund');
     const trackId = await seedTrack(test, kofi.userId, 'AUDIO_ENHANCEMENT');
-    const intent = await request(test.url)
-      .post('/api/payments/createIntent')
-      .set(kofi.auth)
-      .send({ provider: 'ORANGE_MONEY', currency: 'XOF', trackId })
-      .expect(201);
+    const intent = await orangeMoneyTrackIntent(test.url, kofi.auth, trackId);
     await request(test.url).post(`/sandbox/orange-money/payments/${intent.body.paymentId}/pay`).send({}).expect(200);
     await request(test.url)
       .post('/api/payments/status')

@@ -9,6 +9,11 @@ import { PaymentRefresh } from '../payments/payment-refresh';
 import { Anomalies } from '../refund/anomalies';
 import { Refunds } from '../refund/refunds';
 
+/** Our payment id, as a PayPal resource names it (`custom_id`, or `invoice_id`: both are set on the order). */
+function namedPayment(resource: Record<string, unknown>): string | null {
+  return [resource.custom_id, resource.invoice_id].find((v): v is string => typeof v === 'string' && !!v) ?? null;
+}
+
 /** The order a capture belongs to, as PayPal's capture resource names it (`supplementary_data.related_ids`). */
 function captureOrderId(resource: Record<string, unknown>): string | null {
   const related = (resource.supplementary_data as { related_ids?: { order_id?: unknown } } | undefined)?.related_ids;
@@ -83,8 +88,7 @@ export class ProviderCallbacksService {
       eventType === 'PAYMENT.CAPTURE.DENIED' ||
       eventType === 'PAYMENT.CAPTURE.DECLINED'
     ) {
-      const named = [resource.custom_id, resource.invoice_id].find((v): v is string => typeof v === 'string' && !!v);
-      const paymentId = named ?? null;
+      const paymentId = namedPayment(resource);
       if (!paymentId) return;
       const state = await this.ledger.paymentState(paymentId);
       if (!state.intent || state.intent.provider !== 'PAYPAL') return;
@@ -124,8 +128,7 @@ export class ProviderCallbacksService {
     const related = (resource.supplementary_data as { related_ids?: { capture_id?: unknown } } | undefined)?.related_ids
       ?.capture_id;
     const captureId = /\/captures\/([^/?]+)/.exec(up)?.[1] ?? (typeof related === 'string' ? related : null);
-    const named = [resource.custom_id, resource.invoice_id].find((v): v is string => typeof v === 'string' && !!v);
-    let paymentId = named ?? null;
+    let paymentId = namedPayment(resource);
     if (!paymentId && captureId) {
       const doc = await this.queries.execute<GetPaymentByCapture, PaymentDocument | null>(
         new GetPaymentByCapture('PAYPAL', captureId),

@@ -55,6 +55,8 @@ interface SandboxQr {
   _id: string;
   qrId: string;
   amount: OrangeMoneyAmount;
+  /** What the buyer's wallet sent instead of the price (the `payAmount` knob; null: no amount), when it differs. */
+  paid?: OrangeMoneyAmount | null;
   name: string;
   status: OrangeMoneyStatus;
   transactionId: string | null;
@@ -319,7 +321,7 @@ export class PaymentSandbox {
       transactionId: qr.transactionId,
       reference: qr._id,
       status: expired ? 'EXPIRED' : qr.status,
-      amount: qr.amount,
+      amount: qr.paid === undefined ? qr.amount : qr.paid,
       metadata: qr.metadata,
     };
   }
@@ -343,19 +345,16 @@ export class PaymentSandbox {
     const current = this.transaction(qr);
     if (current.status !== 'INITIATED') return current;
     const declined = outcome === 'decline' || this.knobs.decline;
+    const payAmount = this.knobs.payAmount;
     const next: SandboxQr = {
       ...qr,
       status: declined ? 'FAILED' : 'SUCCESS',
       transactionId: `MP${randomBytes(7).toString('hex').toUpperCase()}`,
+      // What the buyer's wallet sent (the knob), in the callback and in the status answer alike.
+      ...(payAmount === null ? {} : { paid: payAmount === '' ? null : { unit: 'XOF', value: Number(payAmount) } }),
     };
     await this.qrCodes.upsert(next);
     const transaction = this.transaction(next);
-    const payAmount = this.knobs.payAmount;
-    if (payAmount !== null) {
-      // What the buyer's wallet actually sent (the knob), in the callback and in the status answer alike.
-      transaction.amount = payAmount === '' ? null : { unit: 'XOF', value: Number(payAmount) };
-      await this.qrCodes.upsert({ ...next, amount: transaction.amount as never });
-    }
     const body = JSON.stringify({
       amount: transaction.amount,
       partner: { idType: 'CODE', id: SANDBOX_MERCHANT },
