@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { type AppendResult, WrongExpectedRevisionError } from '@kora/kernel';
+import fs from 'node:fs';
 import { join } from 'node:path';
 import { SqliteEventStore } from '../../src/infra/event-store/sqlite-event-store';
 import { SqliteReadStore } from '../../src/infra/read-store/sqlite-read-store';
 import { SqliteDatabase } from '../../src/infra/sqlite/sqlite-database';
+import { waitFor } from '../support/server-process';
 import { tempDir, testEvent, unique } from '../support/temp';
 import { eventStoreContract } from './event-store.contract';
 import { readStoreContract } from './read-store.contract';
@@ -64,10 +66,11 @@ describe('embedded SQLite event store: group commit', () => {
   it('answers every append of a group with the error when the commit itself fails, and stores none', async () => {
     const stream = unique('doomed-');
     const writer = opened.db.writer;
-    const exec = writer.exec.bind(writer);
-    const failing = jest.spyOn(writer, 'exec').mockImplementation((sql: string) => {
-      if (sql === 'COMMIT') throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
-      return exec(sql);
+    const statements = Object.getPrototypeOf(writer.prepare('SELECT 1')) as { run: (...args: unknown[]) => unknown };
+    const run = statements.run;
+    const failing = jest.spyOn(statements, 'run').mockImplementation(function (this: { source: string }, ...args) {
+      if (this.source === 'COMMIT') throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+      return run.apply(this, args);
     });
     try {
       const outcomes = await Promise.allSettled([
@@ -84,81 +87,96 @@ describe('embedded SQLite event store: group commit', () => {
   });
 });
 
-describe('embedded SQLite event store: the tail of its own appends', () => {
-  let dir: ReturnType<typeof tempDir>;
-  let server: SqliteDatabase;
-  let tool: SqliteDatabase;
-  beforeAll(() => {
-    dir = tempDir();
-    server = new SqliteDatabase(join(dir.path, 'kora.db'));
-    // A second connection to the same file, as a command-line tool appending beside the running server.
-    tool = new SqliteDatabase(join(dir.path, 'kora.db'));
-  });
-  afterAll(() => {
-    server.close();
-    tool.close();
-    dir.cleanup();
-  });
-
-  /** Every read the subscribers make, through the store that appended (its tail) and through a fresh one (the table). */
-  async function sameAsTheTable(store: SqliteEventStore, after: number, types: string[]): Promise<void> {
-    const table = new SqliteEventStore(server);
-    for (const options of [
-      { after, maxCount: 100 },
-      { after, maxCount: 2 },
-      { after: after + 1, maxCount: 100 },
-      { after, maxCount: 100, types },
-      { after, maxCount: 1, types: [types[1]!] },
-      { after, maxCount: 100, types, userId: 'alice' },
-      { after, maxCount: 100, userId: 'nobody' },
-    ]) {
-      expect(await store.readAll(options)).toEqual(await table.readAll(options));
-    }
+describe('embedded SQLite event store: durability off the event loop', () => {
+  /** Holds every fsync of the write-ahead log until released (or fails them). */
+  function holdFsyncs(failure?: Error) {
+    const real = fs.fsync;
+    const held: Array<() => void> = [];
+    const spy = jest.spyOn(fs, 'fsync').mockImplementation(((fd: number, done: (error: Error | null) => void) => {
+      held.push(() => (failure ? done(failure) : real(fd, done)));
+    }) as typeof fs.fsync);
+    return {
+      count: () => held.length,
+      release: () => held.splice(0).forEach((go) => go()),
+      restore: () => spy.mockRestore(),
+    };
   }
 
-  it('answers reads after its appends exactly as the table does', async () => {
-    const store = new SqliteEventStore(server);
-    const start = await store.headPosition();
-    const [x, y] = [unique('X'), unique('Y')];
-    await store.append(unique('t-'), [testEvent(x, { i: 1 }, { userId: 'alice' })], 'no_stream');
-    await Promise.all([
-      store.append(unique('t-'), [testEvent(y, { i: 2 }, { userId: 'bob' }), testEvent(x, { i: 3 })], 'no_stream'),
-      store.append(unique('t-'), [testEvent(y, { i: 4, nested: { list: [1] } }, { userId: 'alice' })], 'no_stream'),
-    ]);
-    await sameAsTheTable(store, start, [x, y]);
-    const read = await store.readAll({ after: start, maxCount: 100 });
-    expect(read.events.map((e) => (e.data as { i: number }).i)).toEqual([1, 2, 3, 4]);
+  it('acknowledges an append, and shows it to readers of the log, only once the log is fsynced', async () => {
+    const { db, close } = openDatabase();
+    const store = new SqliteEventStore(db);
+    const fsyncs = holdFsyncs();
+    try {
+      const first = store.append(unique('warm-'), [testEvent('A')], 'no_stream');
+      await waitFor(() => fsyncs.count() === 1);
+      fsyncs.release();
+      const before = (await first).position;
+
+      const stream = unique('held-');
+      let acknowledged = false;
+      const append = store.append(stream, [testEvent('B')], 'no_stream').then((result) => {
+        acknowledged = true;
+        return result;
+      });
+      await waitFor(() => fsyncs.count() === 1);
+      // Committed, not yet durable: not acknowledged, and no reader of the log or of the stream sees it.
+      expect(acknowledged).toBe(false);
+      expect(await store.headPosition()).toBe(before);
+      expect((await store.readAll({ after: before, maxCount: 10 })).events).toEqual([]);
+      let streamRead = false;
+      const read = store.readStream(stream).then((events) => ((streamRead = true), events));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(streamRead).toBe(false);
+      // Another append meanwhile commits without waiting for the first fsync, and shares the next one.
+      const second = store.append(unique('next-'), [testEvent('C')], 'no_stream');
+      fsyncs.release();
+      const { position } = await append;
+      expect((await read).map((event) => event.type)).toEqual(['B']);
+      expect((await store.readAll({ after: before, maxCount: 10 })).events.map((e) => e.position)).toContain(position);
+      await waitFor(() => fsyncs.count() === 1);
+      fsyncs.release();
+      expect((await second).position).toBe(position + 1);
+      expect(await store.headPosition()).toBe(position + 1);
+    } finally {
+      fsyncs.restore();
+      await close();
+    }
   });
 
-  it('gives every reader the same frozen events, not what the caller appended', async () => {
-    const store = new SqliteEventStore(server);
-    const start = await store.headPosition();
-    const data = { tags: ['a'] };
-    await store.append(unique('t-'), [testEvent('Tagged', data)], 'no_stream');
-    data.tags.push('changed by the caller afterwards');
-    const [event] = (await store.readAll({ after: start, maxCount: 10 })).events;
-    expect(event!.data).toEqual({ tags: ['a'] });
-    expect(() => (event!.data as { tags: string[] }).tags.push('b')).toThrow(TypeError);
-    expect(Object.isFrozen(event!.metadata)).toBe(true);
+  it('acknowledges no append of a group whose fsync fails', async () => {
+    const { db, close } = openDatabase();
+    const store = new SqliteEventStore(db);
+    await store.append(unique('warm-'), [testEvent('A')], 'no_stream');
+    const fsyncs = holdFsyncs(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
+    try {
+      const outcomes = Promise.allSettled([
+        store.append(unique('lost-'), [testEvent('B')], 'no_stream'),
+        store.append(unique('lost-'), [testEvent('C')], 'no_stream'),
+      ]);
+      await waitFor(() => fsyncs.count() === 1);
+      fsyncs.release();
+      expect((await outcomes).map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    } finally {
+      fsyncs.restore();
+      await close();
+    }
   });
 
-  it('reads what another connection appended in between from the table, then its own appends again', async () => {
-    const store = new SqliteEventStore(server);
-    const other = new SqliteEventStore(tool);
-    const start = await store.headPosition();
-    await store.append(unique('t-'), [testEvent('Mine', { n: 1 })], 'no_stream');
-    await other.append(unique('t-'), [testEvent('Theirs', { n: 2 })], 'no_stream');
-    await store.append(unique('t-'), [testEvent('Mine', { n: 3 })], 'no_stream');
-    const all = await store.readAll({ after: start, maxCount: 100 });
-    expect(all.events.map((e) => [e.type, (e.data as { n: number }).n])).toEqual([
-      ['Mine', 1],
-      ['Theirs', 2],
-      ['Mine', 3],
-    ]);
-    await sameAsTheTable(store, start, ['Mine', 'Theirs']);
-    // The other connection appends last: the head is past the tail, so the table answers.
-    await other.append(unique('t-'), [testEvent('Theirs', { n: 4 })], 'no_stream');
-    const after = await store.readAll({ after: all.scannedTo, maxCount: 100 });
-    expect(after.events.map((e) => (e.data as { n: number }).n)).toEqual([4]);
+  it('reads a stream from the file again once another process has written to it', async () => {
+    const { db, close } = openDatabase();
+    const other = new SqliteDatabase(db.file);
+    try {
+      const store = new SqliteEventStore(db);
+      const stream = unique('shared-');
+      await store.append(stream, [testEvent('A')], 'no_stream');
+      expect((await store.readStream(stream)).map((event) => event.type)).toEqual(['A']); // now cached
+      await new SqliteEventStore(other).append(stream, [testEvent('B')], 0);
+      expect((await store.readStream(stream)).map((event) => event.type)).toEqual(['A', 'B']);
+      await store.append(stream, [testEvent('C')], 1);
+      expect((await store.readStream(stream)).map((event) => event.revision)).toEqual([0, 1, 2]);
+    } finally {
+      other.close();
+      await close();
+    }
   });
 });

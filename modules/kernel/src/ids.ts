@@ -1,7 +1,22 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 let lastMs = -1;
 let counter = 0;
+
+/** Random bytes drawn 4 KiB at a time: one call to the generator for 256 ids instead of one each. */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function random16(): Buffer {
+  if (poolOffset + 16 > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const bytes = Buffer.from(pool.subarray(poolOffset, poolOffset + 16)); // a copy: the id is written into it
+  pool.fill(0, poolOffset, poolOffset + 16); // bytes handed out once are not kept
+  poolOffset += 16;
+  return bytes;
+}
 
 /**
  * A UUID version 7 (RFC 9562): 48 bits of Unix milliseconds, then a 12-bit counter (method 1, seeded at random
@@ -9,7 +24,7 @@ let counter = 0;
  * its end instead of splitting pages at random: batched appends run about twice as fast as with random UUIDs.
  */
 export function uuidv7(now: number = Date.now()): string {
-  const bytes = randomBytes(16);
+  const bytes = random16();
   if (now > lastMs) {
     lastMs = now;
     counter = bytes.readUInt16BE(6) & 0x7ff; // leave headroom before the counter overflows

@@ -96,6 +96,19 @@ export abstract class ReadStore {
   abstract close(): Promise<void>;
 }
 
+/**
+ * The document with this id when it belongs to `userId`, else null: a lookup by key, the owner compared here, which
+ * is cheaper than filtering on the owner in the store (a JSON field) and answers the same.
+ */
+export async function findOwned<T extends Document & { userId: string }>(
+  collection: Collection<T>,
+  id: string,
+  userId: string,
+): Promise<T | null> {
+  const doc = await collection.findById(id);
+  return doc && doc.userId === userId ? doc : null;
+}
+
 /** Escapes a string for literal use inside a regular expression. */
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -13,13 +13,13 @@ import {
   type PaymentPage,
   type UsageDocument,
 } from '@kora/billing/contracts';
-import { type Filter, ReadStore } from '@kora/kernel';
+import { type Filter, findOwned, ReadStore } from '@kora/kernel';
 
 @QueryHandler(GetPayment)
 export class GetPaymentHandler implements IQueryHandler<GetPayment, PaymentDocument | null> {
   constructor(private readonly reads: ReadStore) {}
   execute({ userId, paymentId }: GetPayment): Promise<PaymentDocument | null> {
-    return this.reads.collection<PaymentDocument>('payments').findOne({ _id: paymentId, userId });
+    return findOwned(this.reads.collection<PaymentDocument>('payments'), paymentId, userId);
   }
 }
 

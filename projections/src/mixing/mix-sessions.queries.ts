@@ -6,13 +6,13 @@ import {
   type MixSessionDocument,
   type MixTrackDocument,
 } from '@kora/mixing/contracts';
-import { ReadStore } from '@kora/kernel';
+import { findOwned, ReadStore } from '@kora/kernel';
 
 @QueryHandler(GetMixSession)
 export class GetMixSessionHandler implements IQueryHandler<GetMixSession, MixSessionDocument | null> {
   constructor(private readonly reads: ReadStore) {}
   execute({ userId, sessionId }: GetMixSession): Promise<MixSessionDocument | null> {
-    return this.reads.collection<MixSessionDocument>('mix_sessions').findOne({ _id: sessionId, userId });
+    return findOwned(this.reads.collection<MixSessionDocument>('mix_sessions'), sessionId, userId);
   }
 }
 
@@ -30,6 +30,6 @@ export class ListMixSessionsHandler implements IQueryHandler<ListMixSessions, Mi
 export class GetMixTrackHandler implements IQueryHandler<GetMixTrack, MixTrackDocument | null> {
   constructor(private readonly reads: ReadStore) {}
   execute({ userId, trackId }: GetMixTrack): Promise<MixTrackDocument | null> {
-    return this.reads.collection<MixTrackDocument>('mix_tracks').findOne({ _id: trackId, userId });
+    return findOwned(this.reads.collection<MixTrackDocument>('mix_tracks'), trackId, userId);
   }
 }

@@ -1,6 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { GetNotification, GetNotifications, type NotificationDocument } from '@kora/notifications/contracts';
-import { ReadStore } from '@kora/kernel';
+import { findOwned, ReadStore } from '@kora/kernel';
 
 @QueryHandler(GetNotifications)
 export class GetNotificationsHandler implements IQueryHandler<GetNotifications, NotificationDocument[]> {
@@ -16,6 +16,6 @@ export class GetNotificationsHandler implements IQueryHandler<GetNotifications, 
 export class GetNotificationHandler implements IQueryHandler<GetNotification, NotificationDocument | null> {
   constructor(private readonly reads: ReadStore) {}
   execute({ userId, notificationId }: GetNotification): Promise<NotificationDocument | null> {
-    return this.reads.collection<NotificationDocument>('notifications').findOne({ _id: notificationId, userId });
+    return findOwned(this.reads.collection<NotificationDocument>('notifications'), notificationId, userId);
   }
 }

@@ -11,13 +11,13 @@ import {
   type TrackDocument,
   type TrackPage,
 } from '@kora/audio/contracts';
-import { type Filter, ReadStore } from '@kora/kernel';
+import { type Filter, findOwned, ReadStore } from '@kora/kernel';
 
 @QueryHandler(GetTrack)
 export class GetTrackHandler implements IQueryHandler<GetTrack, TrackDocument | null> {
   constructor(private readonly reads: ReadStore) {}
   execute({ userId, trackId }: GetTrack): Promise<TrackDocument | null> {
-    return this.reads.collection<TrackDocument>('tracks').findOne({ _id: trackId, userId });
+    return findOwned(this.reads.collection<TrackDocument>('tracks'), trackId, userId);
   }
 }
 

@@ -12,8 +12,9 @@ import {
   upcast,
   WrongExpectedRevisionError,
 } from '@kora/kernel';
+import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import type { SqliteDatabase } from '../sqlite/sqlite-database';
+import { run, type SqliteDatabase } from '../sqlite/sqlite-database';
 
 /** A row as an array in `COLUMNS` order: statements run in raw mode, which spares an object per row on reads. */
 type EventRow = [
@@ -53,6 +54,35 @@ const COLUMNS = 'position, id, stream, revision, type, data, metadata';
 /** How many of its latest appends a store keeps in memory for `readAll` (see `LogTail`). */
 const TAIL_EVENTS = 1_000;
 
+/** How many events of the streams read last a store keeps in memory for `readStream` (see `StreamCache`). */
+const CACHED_STREAM_EVENTS = 20_000;
+
+interface ReadStatements {
+  readonly connection: Database.Database;
+  readonly head: Statement<[], { head: number | null }>;
+  readonly stream: Statement<[string, number, number], EventRow>;
+  readonly count: Statement<[number, number], { n: number }>;
+  /** `readAll`'s, by the shape of its filter. */
+  readonly all: Map<string, Statement<unknown[], EventRow>>;
+}
+
+function readStatements(connection: Database.Database): ReadStatements {
+  return {
+    connection,
+    head: connection.prepare('SELECT max(position) AS head FROM events'),
+    stream: connection
+      .prepare(`SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`)
+      .raw() as unknown as Statement<[string, number, number], EventRow>,
+    count: connection.prepare(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE position > ? ORDER BY position LIMIT ?)',
+    ),
+    all: new Map(),
+  };
+}
+
+type AppendOutcome =
+  { ok: true; append: AppendResult; written: readonly RecordedEvent[] } | { ok: false; error: unknown };
+
 interface QueuedAppend {
   readonly streamName: string;
   readonly events: readonly EventToAppend[];
@@ -63,8 +93,10 @@ interface QueuedAppend {
 
 /**
  * The embedded event log: one SQLite table, positions from an AUTOINCREMENT key (never reused), revisions unique
- * per stream. Appends run in an IMMEDIATE transaction under the process-wide write lock with `synchronous=FULL`, so
- * a resolved append has been fsynced; concurrent appends share one such commit (see `append`). Re-appending events whose ids are already in the stream at the same place is
+ * per stream. Appends run in an IMMEDIATE transaction under the process-wide write lock, and a resolved append has
+ * been fsynced; concurrent appends share one such commit (see `append`), and the fsync runs off the event loop while
+ * the next group commits. Until it is done, what a group wrote is invisible to `readAll` and `headPosition`, and
+ * `readStream` waits for it. Re-appending events whose ids are already in the stream at the same place is
  * acknowledged without writing again (idempotent retries), as EventStoreDB does.
  */
 export class SqliteEventStore extends EventStore {
@@ -75,13 +107,21 @@ export class SqliteEventStore extends EventStore {
   private readonly insert: Statement;
   private readonly lastRevision: Statement<[string], { revision: number | null }>;
   private readonly findById: Statement<[string], { stream: string; revision: number; position: number }>;
-  private readonly headStatement: Statement<[], { head: number | null }>;
-  private readonly readStreamStatement: Statement<[string, number, number], EventRow>;
-  private readonly countStatement: Statement<[number, number], { n: number }>;
-  private readonly readAllStatements = new Map<string, Statement<unknown[], EventRow>>();
   private readonly queued: QueuedAppend[] = [];
   private flushing = false;
   private readonly tail = new LogTail(TAIL_EVENTS);
+  /** The first position of each group committed but not yet fsynced, in commit order. */
+  private readonly notDurable: number[] = [];
+  private readonly durableWaiters: Array<() => void> = [];
+  private readonly streams = new StreamCache(CACHED_STREAM_EVENTS);
+  /** Changes when another connection (another process) commits to the file. */
+  private readonly dataVersion: Statement<[], number>;
+  private cachedVersion: number | undefined;
+  private versionChecked = false;
+  /** The log's last position, when known from memory (see `followOtherWriters`). */
+  private head: number | null = null;
+  /** The statements that read, prepared on both connections (see `SqliteDatabase.readConnection`). */
+  private readonly reads = new Map<Database.Database, ReadStatements>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -92,19 +132,13 @@ export class SqliteEventStore extends EventStore {
     this.onAppended = options.onAppended;
     db.writer.exec(SCHEMA);
     const w = db.writer;
-    const r = db.reader;
     this.insert = w.prepare(
       'INSERT INTO events (id, stream, revision, type, user_id, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.lastRevision = w.prepare('SELECT max(revision) AS revision FROM events WHERE stream = ?');
     this.findById = w.prepare('SELECT stream, revision, position FROM events WHERE id = ?');
-    this.headStatement = r.prepare('SELECT max(position) AS head FROM events');
-    this.readStreamStatement = r
-      .prepare(`SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`)
-      .raw() as unknown as Statement<[string, number, number], EventRow>;
-    this.countStatement = r.prepare(
-      'SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE position > ? ORDER BY position LIMIT ?)',
-    );
+    this.dataVersion = w.prepare('PRAGMA data_version').pluck() as Statement<[], number>;
+    for (const connection of new Set([db.writer, db.reader])) this.reads.set(connection, readStatements(connection));
   }
 
   /**
@@ -130,50 +164,75 @@ export class SqliteEventStore extends EventStore {
 
   private async flush(): Promise<void> {
     let group: QueuedAppend[] = [];
+    let outcomes: AppendOutcome[] | null = null;
     try {
-      await this.db.exclusive(() => {
-        group = this.queued.splice(0); // taken with the lock held: whatever arrived while waiting joins
-        return this.commitGroup(group);
-      });
+      // Relaxed: the lock goes to the next group as soon as this one commits; its durability is awaited below.
+      outcomes = await this.db.exclusive(
+        () => {
+          group = this.queued.splice(0); // taken with the lock held: whatever arrived while waiting joins
+          return this.commitGroup(group);
+        },
+        { relaxed: true },
+      );
     } catch (error) {
-      for (const request of group) request.reject(error); // no effect on those already settled
+      for (const request of group) request.reject(error); // the commit failed (disk full, I/O error): nothing stored
     } finally {
       if (this.queued.length > 0) setImmediate(() => void this.flush());
       else this.flushing = false;
     }
+    if (outcomes) await this.settle(group, outcomes);
   }
 
-  /** Writes a group in one transaction; settles every request once the commit is known. */
-  private commitGroup(group: QueuedAppend[]): void {
+  /**
+   * Writes a group in one transaction, each append under its own savepoint. What it wrote extends the cached streams
+   * at once (the next decision on them must see it) and is held back from `readAll` and `readStream` until durable.
+   */
+  private commitGroup(group: QueuedAppend[]): AppendOutcome[] {
     const w = this.db.writer;
-    const outcomes: Array<
-      { ok: true; append: AppendResult; written: readonly RecordedEvent[] } | { ok: false; error: unknown }
-    > = [];
+    const outcomes: AppendOutcome[] = [];
     try {
-      w.exec('BEGIN IMMEDIATE');
+      run(w, 'BEGIN IMMEDIATE');
       for (const request of group) {
-        w.exec('SAVEPOINT append');
+        run(w, 'SAVEPOINT append');
         try {
           const outcome = this.appendInTransaction(request.streamName, request.events, request.expectedRevision);
-          w.exec('RELEASE append');
+          run(w, 'RELEASE append');
           outcomes.push({ ok: true, ...outcome });
         } catch (error) {
-          w.exec('ROLLBACK TO append');
-          w.exec('RELEASE append');
+          run(w, 'ROLLBACK TO append');
+          run(w, 'RELEASE append');
           outcomes.push({ ok: false, error });
         }
       }
-      w.exec('COMMIT');
+      run(w, 'COMMIT');
     } catch (error) {
-      // The commit itself failed (disk full, I/O error): nothing of the group is stored.
-      if (w.inTransaction) w.exec('ROLLBACK');
-      for (const request of group) request.reject(error);
-      return;
+      if (w.inTransaction) run(w, 'ROLLBACK');
+      throw error;
     }
     const written = outcomes.flatMap((outcome) => (outcome.ok ? outcome.written : []));
     if (written.length > 0) {
+      if (this.head !== null) this.head = Math.max(this.head, written[written.length - 1]!.position);
+      this.notDurable.push(written[0]!.position);
       this.tail.add(written);
-      this.onAppended?.(written.length);
+      this.streams.add(written);
+    }
+    return outcomes;
+  }
+
+  /** Once the group is durable: answers every append of it and wakes the readers of the log. */
+  private async settle(group: readonly QueuedAppend[], outcomes: readonly AppendOutcome[]): Promise<void> {
+    const written = outcomes.reduce((count, outcome) => count + (outcome.ok ? outcome.written.length : 0), 0);
+    try {
+      await this.db.durable();
+    } catch (error) {
+      // The fsync failed: what was written may not survive, and no append of the group is acknowledged.
+      this.durableNow(written);
+      group.forEach((request) => request.reject(error));
+      return;
+    }
+    this.durableNow(written);
+    if (written > 0) {
+      this.onAppended?.(written);
       this.appended.notify();
     }
     group.forEach((request, i) => {
@@ -181,6 +240,46 @@ export class SqliteEventStore extends EventStore {
       if (outcome.ok) request.resolve(outcome.append);
       else request.reject(outcome.error);
     });
+  }
+
+  private reading(): ReadStatements {
+    return this.reads.get(this.db.readConnection)!;
+  }
+
+  /** The oldest group not yet durable is now settled: groups become durable in the order they committed. */
+  private durableNow(written: number): void {
+    if (written === 0) return;
+    this.notDurable.shift();
+    const waiting = this.durableWaiters.splice(0);
+    for (const resolve of waiting) resolve();
+  }
+
+  /** Resolves when the next group becomes durable. */
+  private nextDurable(): Promise<void> {
+    return new Promise((resolve) => this.durableWaiters.push(resolve));
+  }
+
+  /** The log's head as readers may see it: below the first position not yet durable. */
+  private visibleHead(): number {
+    this.followOtherWriters();
+    this.head ??= this.reading().head.get()?.head ?? 0;
+    return this.notDurable.length > 0 ? Math.min(this.head, this.notDurable[0]! - 1) : this.head;
+  }
+
+  /**
+   * What this process knows of the file from memory (the cached streams, the head) holds until another process (a
+   * command-line tool on the same file) commits to it; then it is dropped and read again. Checked once per turn of
+   * the event loop, so such a write is seen from the next turn.
+   */
+  private followOtherWriters(): void {
+    if (this.versionChecked) return;
+    this.versionChecked = true;
+    setImmediate(() => (this.versionChecked = false));
+    const version = this.dataVersion.get();
+    if (version === this.cachedVersion) return;
+    this.cachedVersion = version;
+    this.streams.clear();
+    this.head = null;
   }
 
   private appendInTransaction(
@@ -244,26 +343,51 @@ export class SqliteEventStore extends EventStore {
     streamName: string,
     options: ReadStreamOptions = {},
   ): Promise<RecordedEvent<E>[]> {
-    const rows = this.readStreamStatement.all(streamName, options.fromRevision ?? 0, options.maxCount ?? -1);
-    return rows.map((row) => toRecorded(row) as RecordedEvent<E>);
+    const events =
+      options.fromRevision !== undefined || options.maxCount !== undefined
+        ? this.reading()
+            .stream.all(streamName, options.fromRevision ?? 0, options.maxCount ?? -1)
+            .map((row) => toRecorded(row))
+        : this.wholeStream(streamName).slice();
+    // A decision never rests on an event that a power cut could still take back.
+    const last = events[events.length - 1];
+    while (last && this.notDurable.length > 0 && last.position >= this.notDurable[0]!) await this.nextDurable();
+    return events as RecordedEvent<E>[];
+  }
+
+  /**
+   * The whole stream, from the cache when it holds it and nothing has been written since by another process (a
+   * command-line tool on the same file): this process's own appends extend the cache as they commit.
+   */
+  private wholeStream(streamName: string): readonly RecordedEvent[] {
+    this.followOtherWriters();
+    let events = this.streams.get(streamName);
+    if (events.length === 0) {
+      events = this.reading()
+        .stream.all(streamName, 0, -1)
+        .map((row) => deepFreeze(toRecorded(row)));
+      this.streams.set(streamName, events);
+    }
+    return events;
   }
 
   async readAll(options: ReadAllOptions): Promise<ReadAllResult> {
-    const head = this.headStatement.get()?.head ?? 0;
+    const head = this.visibleHead();
     if (head <= options.after) return { events: [], scannedTo: options.after };
     const fromTail = this.tail.read(options, head);
     if (fromTail) return fromTail;
     const types = options.types ?? [];
+    const reads = this.reading();
     const key = `${types.length}:${options.userId === undefined ? 0 : 1}`;
-    let statement = this.readAllStatements.get(key);
+    let statement = reads.all.get(key);
     if (!statement) {
       const where = ['position > ?', 'position <= ?'];
       if (types.length > 0) where.push(`type IN (${types.map(() => '?').join(', ')})`);
       if (options.userId !== undefined) where.push('user_id = ?');
-      statement = this.db.reader
+      statement = reads.connection
         .prepare(`SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ?`)
         .raw() as unknown as Statement<unknown[], EventRow>;
-      this.readAllStatements.set(key, statement);
+      reads.all.set(key, statement);
     }
     const params: unknown[] = [options.after, head, ...types];
     if (options.userId !== undefined) params.push(options.userId);
@@ -275,11 +399,11 @@ export class SqliteEventStore extends EventStore {
   }
 
   async headPosition(): Promise<number> {
-    return this.headStatement.get()?.head ?? 0;
+    return this.visibleHead();
   }
 
   async countAfter(position: number, cap: number): Promise<number> {
-    return this.countStatement.get(position, cap)?.n ?? 0;
+    return this.reading().count.get(position, cap)?.n ?? 0;
   }
 
   async ping(): Promise<void> {
@@ -316,17 +440,74 @@ export class LogTail {
   read(options: ReadAllOptions, head: number): ReadAllResult | null {
     const first = this.events[0];
     const last = this.events[this.events.length - 1];
-    if (!first || !last || first.position > options.after + 1 || last.position !== head) return null;
+    if (!first || !last || first.position > options.after + 1 || last.position < head) return null;
     const types = options.types && options.types.length > 0 ? options.types : null;
     const events: RecordedEvent[] = [];
     for (let i = Math.max(0, options.after + 1 - first.position); i < this.events.length; i += 1) {
       const event = this.events[i]!;
+      if (event.position > head) break; // written, not durable yet
       if (types && !types.includes(event.type)) continue;
       if (options.userId !== undefined && event.metadata.userId !== options.userId) continue;
       events.push(event);
       if (events.length === options.maxCount) return { events, scannedTo: event.position };
     }
     return { events, scannedTo: head };
+  }
+}
+
+/**
+ * The events of the streams read or appended last, whole and frozen, so that a command deciding on a stream loaded a
+ * moment ago does not read and parse it again. Bounded by a number of events; the streams used least recently go
+ * first. An append extends a cached stream only when it follows the cached end (otherwise the stream is dropped and
+ * read again); the store drops the whole cache when another process writes to the file.
+ */
+export class StreamCache {
+  private readonly streams = new Map<string, readonly RecordedEvent[]>();
+  private size = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  /** A cached stream (empty when none is cached); marks it used. */
+  get(stream: string): readonly RecordedEvent[] {
+    const events = this.streams.get(stream);
+    if (!events) return [];
+    this.streams.delete(stream);
+    this.streams.set(stream, events);
+    return events;
+  }
+
+  set(stream: string, events: readonly RecordedEvent[]): void {
+    this.drop(stream);
+    if (events.length === 0 || events.length > this.capacity) return;
+    this.streams.set(stream, events);
+    this.size += events.length;
+    for (const [oldest, kept] of this.streams) {
+      if (this.size <= this.capacity) break;
+      this.streams.delete(oldest);
+      this.size -= kept.length;
+    }
+  }
+
+  /** Events just committed (frozen): appended to their stream when it is cached and they follow its end. */
+  add(written: readonly RecordedEvent[]): void {
+    for (const event of written) {
+      const cached = this.streams.get(event.streamName);
+      if (!cached) continue;
+      if (event.revision === cached.length) this.set(event.streamName, [...cached, event]);
+      else this.drop(event.streamName);
+    }
+  }
+
+  clear(): void {
+    this.streams.clear();
+    this.size = 0;
+  }
+
+  private drop(stream: string): void {
+    const events = this.streams.get(stream);
+    if (!events) return;
+    this.streams.delete(stream);
+    this.size -= events.length;
   }
 }
 

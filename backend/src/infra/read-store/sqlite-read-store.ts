@@ -42,8 +42,8 @@ interface CheckpointRow {
 
 /**
  * The embedded read store: one table per collection (`rm_<name>`: id and a JSON document) in the same SQLite file as
- * the event log. Reads outside a transaction use the read connection and see committed data only; a transaction's
- * reads and writes go through the writer, under the process-wide write lock.
+ * the event log. Reads outside a transaction see committed data only (`SqliteDatabase.readConnection`); a
+ * transaction's reads and writes go through the writer, under the process-wide write lock.
  */
 export class SqliteReadStore extends ReadStore {
   readonly kind = 'sqlite';
@@ -74,7 +74,7 @@ export class SqliteReadStore extends ReadStore {
   }
 
   async getCheckpoint(name: string): Promise<Checkpoint | null> {
-    return readCheckpoint(this.db.reader, name);
+    return readCheckpoint(this.db.readConnection, name);
   }
 
   async setCheckpoint(name: string, checkpoint: Omit<Checkpoint, 'updatedAt'>): Promise<void> {
@@ -86,7 +86,7 @@ export class SqliteReadStore extends ReadStore {
   }
 
   async listCheckpoints(): Promise<Array<Checkpoint & { name: string }>> {
-    const rows = this.db.reader
+    const rows = this.db.readConnection
       .prepare('SELECT name, position, version, updated_at FROM projection_checkpoints ORDER BY name')
       .all() as CheckpointRow[];
     return rows.map((row) => ({ name: row.name, ...fromRow(row) }));
@@ -145,8 +145,9 @@ export class SqliteReadStore extends ReadStore {
     return this.db.exclusive(() => work(this.db.writer, this.ensureTable(collection)));
   }
 
+  /** Where reads outside a transaction go (see `SqliteDatabase.readConnection`). */
   get readerConnection(): Database.Database {
-    return this.db.reader;
+    return this.db.readConnection;
   }
 
   get writerConnection(): Database.Database {

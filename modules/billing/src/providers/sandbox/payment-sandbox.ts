@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { CLOCK, type Clock, ReadStore } from '@kora/kernel';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { BILLING_OPTIONS, type BillingOptions } from '../../application/billing-options';
@@ -85,7 +85,7 @@ function sameSignature(expected: string, given: string | undefined): boolean {
  * in `SandboxController`; the gateways in `sandbox-gateways.ts` are its API side.
  */
 @Injectable()
-export class PaymentSandbox {
+export class PaymentSandbox implements OnModuleInit {
   knobs: SandboxKnobs = { ...DEFAULT_KNOBS };
   private readonly secret: Buffer;
 
@@ -95,6 +95,11 @@ export class PaymentSandbox {
     @Inject(BILLING_OPTIONS) private readonly options: BillingOptions,
   ) {
     this.secret = options.sandboxSecret;
+  }
+
+  /** Orders are found again by their PayPal-Request-Id: without an index, each new order scanned every earlier one. */
+  async onModuleInit(): Promise<void> {
+    await this.reads.ensureIndexes(ORDERS, [{ fields: { requestId: 1 } }]);
   }
 
   get publicUrl(): string {
