@@ -10,7 +10,7 @@ import { SqliteDatabase } from '../infra/sqlite/sqlite-database';
 
 /**
  * `npm run bench:store`: throughput of the embedded adapters with every acknowledged append fsynced
- * (WAL, synchronous=FULL). Runs in a scratch directory under ./data (the same disk as a real install) and removes it.
+ * (WAL, every acknowledged append fsynced). Runs in a scratch directory under ./data (the same disk as a real install) and removes it.
  */
 type BenchEvent = DomainEvent<'TrackProgressed', { trackId: string; step: number; status: string; note: string }>;
 

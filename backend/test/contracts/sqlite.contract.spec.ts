@@ -90,11 +90,11 @@ describe('embedded SQLite event store: group commit', () => {
 describe('embedded SQLite event store: durability off the event loop', () => {
   /** Holds every fsync of the write-ahead log until released (or fails them). */
   function holdFsyncs(failure?: Error) {
-    const real = fs.fsync;
+    const real = fs.fdatasync;
     const held: Array<() => void> = [];
-    const spy = jest.spyOn(fs, 'fsync').mockImplementation(((fd: number, done: (error: Error | null) => void) => {
+    const spy = jest.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, done: (error: Error | null) => void) => {
       held.push(() => (failure ? done(failure) : real(fd, done)));
-    }) as typeof fs.fsync);
+    }) as typeof fs.fdatasync);
     return {
       count: () => held.length,
       release: () => held.splice(0).forEach((go) => go()),
