@@ -266,6 +266,38 @@ describe('Kora in Chromium', { concurrency: false }, () => {
     await page.getByRole('heading', { level: 1, name: `Bienvenue, ${PERSON.firstName}` }).waitFor();
   });
 
+  test('a session ended on another device takes this tab to sign-in at once, where it was', async () => {
+    const connected = page.waitForEvent('websocket', (socket) => socket.url().includes('/socket.io/'));
+    await page.goto(`${server.baseUrl}/dashboard?service=STEM_SEPARATION`);
+    await connected;
+    await page.waitForTimeout(500); // the socket's handshake done
+
+    // Another device: signs in, then logs out, which ends the account's sessions.
+    const other = watch(await browser.newContext({ locale: 'en-US' }));
+    const device = await other.newPage();
+    await device.goto(`${server.baseUrl}/dashboard`);
+    await device.waitForURL(/\/oidc\/interaction\//);
+    await signInOnProvider(device, PERSON);
+    await device.waitForURL(`${server.baseUrl}/dashboard`);
+    const token = await device.evaluate(() => {
+      const key = Object.keys(localStorage).find((name) => name.startsWith('oidc.user:'));
+      return JSON.parse(localStorage.getItem(key)).access_token;
+    });
+    const ended = Date.now();
+    const logout = await fetch(`${server.baseUrl}/api/auth/logout`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    assert.equal(logout.status, 200);
+    // The socket says so: sign-in within seconds, not after the renewal frame's minute.
+    await page.waitForURL(/\/oidc\/interaction\//, { timeout: 10_000 });
+    process.stdout.write(`# session ended elsewhere: on sign-in after ${((Date.now() - ended) / 1000).toFixed(2)} s\n`);
+    assert.equal(await storedUser(), null);
+    await other.close();
+    await signInOnProvider(page, PERSON);
+    await page.waitForURL(`${server.baseUrl}/dashboard?service=STEM_SEPARATION`);
+  });
+
   test('deactivating needs DELETE typed, signs out, and signing in within 30 days restores the account', async () => {
     await page.goto(`${server.baseUrl}/accountSettings?section=security`);
     await page.getByRole('button', { name: 'Désactiver mon compte' }).click();

@@ -42,6 +42,9 @@ const realtime = new RealtimeClient({
     return io({ ...options, autoConnect: false });
   },
   onStatus: (status) => store?.dispatch(realtimeStatusChanged(status)),
+  onSessionEnded: () => {
+    session.endedElsewhere().catch((error: unknown) => console.warn('Sign-in redirect failed', error));
+  },
 });
 store = makeStore({ session, realtime });
 

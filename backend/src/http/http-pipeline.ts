@@ -29,8 +29,15 @@ interface Exchange {
 
 const exchanges = new WeakMap<IncomingMessage, Exchange>();
 
-/** Helmet's options for this server: the Content-Security-Policy lets the web client reach `webOrigins`. */
+/**
+ * Helmet's options for this server: the Content-Security-Policy lets the web client reach `webOrigins` (the issuer's
+ * among them), by its calls and by the hidden frame that renews a session through the provider when a refresh token
+ * is refused. `upgrade-insecure-requests` only where every origin is HTTPS: on a plain-HTTP install (`npm start`)
+ * it turned the frame's redirect back to `/callback` into an HTTPS address, which the policy then refused, and the
+ * page waited a minute for a frame that never answered.
+ */
 export function helmetOptions(webOrigins: readonly string[]): Parameters<typeof helmet>[0] {
+  const secure = webOrigins.length > 0 && webOrigins.every((origin) => origin.startsWith('https:'));
   return {
     contentSecurityPolicy: {
       directives: {
@@ -38,8 +45,10 @@ export function helmetOptions(webOrigins: readonly string[]): Parameters<typeof 
         'img-src': ["'self'", 'data:', 'blob:', 'https:'],
         'media-src': ["'self'", 'blob:', 'data:'],
         'connect-src': ["'self'", 'ws:', 'wss:', ...webOrigins],
+        'frame-src': ["'self'", ...webOrigins],
         'style-src': ["'self'", "'unsafe-inline'"],
         'worker-src': ["'self'", 'blob:'],
+        'upgrade-insecure-requests': secure ? [] : null,
       },
     },
     crossOriginEmbedderPolicy: false,

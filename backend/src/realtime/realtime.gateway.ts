@@ -116,12 +116,18 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
     this.stopRevocations = null;
   }
 
-  /** Ends this process's connections opened with a token the new cutoff revokes. */
+  /**
+   * Ends this process's connections opened with a token the new cutoff revokes, telling each first
+   * (`session.ended`): the page goes to sign-in at once instead of trying to renew a session that no longer exists.
+   */
   private endSessions(userId: string, tokensIssuedUntilSecond: number): void {
     for (const socket of this.server.sockets.sockets.values()) {
       const data = socket.data as SocketData;
       if (data.userId !== userId) continue;
-      if (typeof data.issuedAt !== 'number' || data.issuedAt <= tokensIssuedUntilSecond) socket.disconnect(true);
+      if (typeof data.issuedAt !== 'number' || data.issuedAt <= tokensIssuedUntilSecond) {
+        socket.emit('session.ended', {});
+        socket.disconnect(true); // engine.io sends what is buffered before it closes
+      }
     }
   }
 

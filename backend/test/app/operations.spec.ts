@@ -150,6 +150,18 @@ describe('operations endpoints', () => {
     }
   });
 
+  it('lets the session-renewal frame reach the provider and back: no HTTPS upgrade on an HTTP install', async () => {
+    const csp = (await request(test.url).get('/')).headers['content-security-policy'] as string;
+    const issuer = new URL(test.config.oidc.issuer).origin;
+    expect(csp).toContain(`frame-src 'self' ${issuer}`);
+    // Upgraded, the frame's redirect to http://.../callback became https://..., which 'self' refused.
+    expect(csp).not.toContain('upgrade-insecure-requests');
+    const secure = helmetOptions(['https://kora.example', 'https://auth.example']) as {
+      contentSecurityPolicy: { directives: Record<string, unknown> };
+    };
+    expect(secure.contentSecurityPolicy.directives['upgrade-insecure-requests']).toEqual([]);
+  });
+
   it('serves the OpenAPI document at /api/docs', async () => {
     await request(test.url).get('/api/docs').expect(200).expect('Content-Type', /html/);
     const spec = await request(test.url).get('/api/docs/openapi.json').expect(200);

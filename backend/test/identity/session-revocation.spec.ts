@@ -52,12 +52,15 @@ describe('ended sessions, across replicas', () => {
     const awa = await registeredUser(first, { email: 'awa@example.sn' });
     expect(await status(second, awa.auth)).toBe(200);
     const socket = await connect(second, awa.token);
+    const told: string[] = [];
+    socket.on('session.ended', () => told.push('session.ended'));
     const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
 
     await request(first.url).post('/api/auth/logout').set(awa.auth).expect(200);
     expect(await status(first, awa.auth)).toBe(401); // at once where the logout happened
     await eventually(async () => (await status(second, awa.auth)) === 401);
     expect(await closed).toBe('io server disconnect');
+    expect(told).toEqual(['session.ended']); // before the close: the page goes to sign-in, renews nothing
     await expect(connect(second, awa.token)).rejects.toThrow('Authentication required');
 
     // A replica started afterwards knows it from the start.

@@ -31,6 +31,8 @@ export interface RealtimeDeps {
     reconnectionDelayMax: number;
   }): Promise<Socket>;
   onStatus(status: RealtimeStatus): void;
+  /** The server ended the session this socket was opened with (a logout or a password reset elsewhere...). */
+  onSessionEnded?(): void;
 }
 
 /**
@@ -85,7 +87,13 @@ export class RealtimeClient {
       this.attempts = 0;
       this.deps.onStatus('connected');
     });
+    socket.on('session.ended', () => {
+      // Said just before the server closes the socket: no reconnection, the session is over.
+      this.stop();
+      this.deps.onSessionEnded?.();
+    });
     socket.on('disconnect', (reason) => {
+      if (!this.running) return;
       this.deps.onStatus('down');
       // The server closes the socket when the token expires: come back with a fresh one.
       if (reason === 'io server disconnect') this.retry(true);

@@ -13,7 +13,7 @@ export function userManagerSettings(config: AuthConfig, origin: string) {
     // Renewal goes through SessionManager, one at a time; the expiring event (60 s early) triggers it.
     automaticSilentRenew: false,
     accessTokenExpiringNotificationTimeInSeconds: 60,
-    silentRequestTimeoutInSeconds: 60,
+    silentRequestTimeoutInSeconds: 10,
     requestTimeoutInSeconds: 10,
     // The built-in provider's access tokens are for the API audience, which its userinfo endpoint refuses;
     // names and e-mail come from the profile API instead.

@@ -174,6 +174,31 @@ describe('signing in', () => {
   });
 });
 
+describe('a session ended elsewhere', () => {
+  it('goes straight to sign-in, keeping the page, without trying to renew what the server ended', async () => {
+    const { manager, userManager } = setup({ pathname: '/dashboard', search: '?track=t-1' });
+    await manager.endedElsewhere();
+    expect(userManager.removeUser).toHaveBeenCalled();
+    expect(userManager.signinSilent).not.toHaveBeenCalled();
+    expect(sessionStorage.getItem('returnTo')).toBe('/dashboard?track=t-1');
+    expect(userManager.signinRedirect).toHaveBeenCalledWith({
+      extraQueryParams: { prompt: 'consent' },
+      ui_locales: 'fr',
+    });
+  });
+});
+
+describe('a session ended elsewhere, while this page logs out', () => {
+  it('is left to the logout', async () => {
+    const { manager, userManager } = setup();
+    const logout = manager.logout();
+    await manager.endedElsewhere();
+    await logout;
+    expect(userManager.signinRedirect).not.toHaveBeenCalled();
+    expect(userManager.signoutRedirect).toHaveBeenCalled();
+  });
+});
+
 describe('logging out', () => {
   it('ends the server session, clears storage (but the theme and language) and ends the provider session', async () => {
     const { manager, userManager, fetchMock } = setup();

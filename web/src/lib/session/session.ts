@@ -113,6 +113,7 @@ export class SessionManager {
   private managerPromise: Promise<UserManagerLike> | null = null;
   private refreshing: Promise<TokenSet> | null = null;
   private redirecting = false;
+  private loggingOut = false;
 
   constructor(private readonly deps: SessionDeps) {}
 
@@ -206,6 +207,25 @@ export class SessionManager {
     return renewed;
   }
 
+  /**
+   * The server ended this session (a logout or a password reset on another device, a deactivation): its tokens are
+   * refused and cannot be renewed, so the page goes to sign-in at once, keeping where it was.
+   */
+  /**
+   * This page is about to end the session itself (a deactivation, then its logout): the socket's word that it ended
+   * is then its own, and the page's flow goes on instead of the sign-in redirect. `false` when the attempt failed.
+   */
+  endingHere(ending: boolean): void {
+    this.loggingOut = ending;
+  }
+
+  async endedElsewhere(): Promise<void> {
+    if (this.loggingOut) return;
+    const manager = await this.manager();
+    await manager.removeUser();
+    await this.redirectToLogin();
+  }
+
   /** Saves where to come back to and starts the sign-in redirect (skipped while the URL carries code or state). */
   async redirectToLogin(returnTo?: string): Promise<void> {
     const { location, session } = this.deps;
@@ -276,6 +296,7 @@ export class SessionManager {
    * Storage is cleared and the destination reached even when a call fails.
    */
   async logout(redirectTo: '/login' | '/' = '/login'): Promise<void> {
+    this.loggingOut = true; // the socket's word that the session ended is this logout's own: it goes on
     const { local, session, location } = this.deps;
     const target = `${location.origin}${redirectTo}`;
     let manager: UserManagerLike | null = null;

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/Modal';
 import { errorBody } from '../../../lib/api';
 import { errorKey, fieldCode } from '../../../lib/error-codes';
-import { useSession } from '../../../lib/session/SessionProvider';
+import { useSession, useSessionManager } from '../../../lib/session/SessionProvider';
 import { useDeactivateAccountMutation } from '../api/account';
 import { DELETE_CONFIRMATION, isDeleteConfirmed } from '../validation';
 
@@ -13,6 +13,7 @@ const WARNINGS = ['profile', 'packs', 'history', 'restore'] as const;
 export function DeactivateModal({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
   const { logout } = useSession();
+  const session = useSessionManager();
   const [deactivate, { isLoading }] = useDeactivateAccountMutation();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -26,9 +27,11 @@ export function DeactivateModal({ onClose }: { onClose(): void }) {
       return;
     }
     try {
+      session.endingHere(true); // the server ends the sessions: its word on the socket is this deactivation's
       await deactivate({ confirmationText: DELETE_CONFIRMATION }).unwrap();
       await logout('/');
     } catch (failure) {
+      session.endingHere(false);
       const code = fieldCode(errorBody(failure), 'confirmationText');
       setError(errorKey('deactivate', code, 'account.security.delete.error'));
     }
