@@ -41,6 +41,18 @@ beforeAll(async () => {
   const ref = syntheticBand({ sampleRate: 44100, seconds: SECONDS, seed: 4 });
   await filterInPlace(ref, [highShelf(4000, 44100, 6)]);
   await writePcm(file('reference.wav'), scaled(ref, -10), 'float32');
+  // References of three loudnesses, 8 s each: a moderate -12 and a quiet -18 LUFS one scaled, and a loud -7 LUFS one
+  // clipped just under full scale (rescaled and clipped until it reads -7; its inter-sample peaks pass -1 dBTP).
+  const other = syntheticBand({ sampleRate: 44100, seconds: 8, seed: 6 });
+  await writePcm(file('ref-12.wav'), scaled(other, -12), 'float32');
+  await writePcm(file('ref-18.wav'), scaled(other, -18), 'float32');
+  let loudRef = other;
+  for (let pass = 0; pass < 8; pass++) {
+    loudRef = scaled(loudRef, -7);
+    for (const ch of loudRef.channels)
+      for (let i = 0; i < ch.length; i++) ch[i] = Math.max(-0.89, Math.min(0.89, ch[i]!));
+  }
+  await writePcm(file('ref-7.wav'), loudRef, 'float32');
 }, 30_000);
 
 afterAll(() => tmp.cleanup());
@@ -164,6 +176,34 @@ describe('options', () => {
     const eq = new Map(r.decisions.tonal.eq.map((b) => [b.freqHz, b.gainDb]));
     expect(eq.get(8000)! - eq.get(250)!).toBeGreaterThan(1);
   });
+
+  // The loud reference's peaks pass the ceiling: under -1 dBTP this input tops out near -8 LUFS however hard it is
+  // limited, so the report has to say so; the other two are reachable and must be reached.
+  it.each([
+    ['ref-7.wav', 'loud, -7 LUFS', 'true-peak-ceiling'],
+    ['ref-12.wav', 'moderate, -12 LUFS', null],
+    ['ref-18.wav', 'quiet, -18 LUFS', null],
+  ])(
+    'reference %s (%s): the master lands within 0.5 LU of its loudness, or the report says why not (%s) and what it reached',
+    async (name, _label, limit) => {
+      const reference = await ffmpegLoudness(file(name));
+      const result = await master('normal.wav', { reference: file(name) });
+      const outcome = result.report.loudnessTarget;
+      expect(outcome.limitedBy).toBe(limit);
+      const m = await ffmpegLoudness(result.outputs.master44);
+      expect(m.truePeakDbtp).toBeLessThanOrEqual(-1.0);
+      expect(Math.abs(outcome.requestedLufs - reference.integratedLufs)).toBeLessThan(0.1);
+      // The report's achieved figure is the measured one.
+      expect(Math.abs(outcome.achievedLufs - m.integratedLufs)).toBeLessThan(0.1);
+      if (outcome.reached) {
+        expect(outcome.limitedBy).toBeNull();
+        expect(Math.abs(m.integratedLufs - reference.integratedLufs)).toBeLessThanOrEqual(0.5);
+      } else {
+        expect(m.integratedLufs).toBeLessThan(reference.integratedLufs - 0.5);
+        expect(['true-peak-ceiling', 'max-limiting', 'target-range']).toContain(outcome.limitedBy);
+      }
+    },
+  );
 
   it('rejects unknown styles and out-of-range targets with ENGINE.INVALID_OPTIONS', async () => {
     await expect(master('normal.wav', { style: 'POLKA' })).rejects.toMatchObject({ code: 'ENGINE.INVALID_OPTIONS' });

@@ -33,7 +33,7 @@ import {
 } from '../types';
 import { analyseDynamics, applyDynamics } from './dynamics';
 import type { LimiterParams } from './limiter';
-import { normalizeLoudness } from './normalize';
+import { TARGET_TOLERANCE_LU, normalizeLoudness } from './normalize';
 import { choosePreview, extractPreview } from './preview';
 import { type MasterReport, type MasterResult, type OutputFacts, reportJson } from './report';
 import { STYLE_PROFILES } from './styles';
@@ -224,14 +224,21 @@ async function analyseReference(file: string, sampleRate: number, ctx: JobContex
   return analyzePcm(ref.pcm, { tick: (f) => tick(0.5 + f * 0.5) });
 }
 
-/** The loudness target: the explicit one, else the reference's (clamped to -30..-6 LUFS), else streaming. */
+/** The loudness range a reference's loudness is held to (the range an explicit target must be in), LUFS. */
+const REFERENCE_TARGET_RANGE = [-30, -6] as const;
+
+/**
+ * The loudness target: the explicit one, else the reference's (held to -30..-6 LUFS), else streaming.
+ * `requestedLufs` is the loudness asked for before that range (the reference's own).
+ */
 function masterSettings(opts: ReturnType<typeof resolveOptions>, reference: AnalysisReport | null) {
   const fromReference =
     opts.explicitTarget === undefined && reference !== null && Number.isFinite(reference.integratedLufs);
+  const [lowest, highest] = REFERENCE_TARGET_RANGE;
+  const requestedLufs = fromReference ? reference.integratedLufs : (opts.explicitTarget ?? LOUDNESS_PRESETS.streaming);
   return {
-    targetLufs: fromReference
-      ? Math.max(-30, Math.min(-6, reference.integratedLufs))
-      : (opts.explicitTarget ?? LOUDNESS_PRESETS.streaming),
+    requestedLufs,
+    targetLufs: Math.max(lowest, Math.min(highest, requestedLufs)),
     targetSource: fromReference ? ('reference' as const) : opts.targetSource,
     intensity: opts.intensity,
     style: opts.style,
@@ -286,6 +293,29 @@ function outputFacts(file: string, sampleRate: number, bitDepth: number, lufs: n
   return { file, sampleRate, bitDepth, dither: 'tpdf', integratedLufs: lufs, truePeakDbtp: tp };
 }
 
+/**
+ * Whether the master reached the loudness asked for (within TARGET_TOLERANCE_LU, measured on the 44.1 kHz master),
+ * and if not, why: the limiter's reason (pinned against the true-peak ceiling, or the push limit that protects the
+ * dynamics), else the target range a reference is held to, else the final true-peak trim.
+ */
+function loudnessOutcome(
+  requestedLufs: number,
+  targetLufs: number,
+  achievedLufs: number,
+  chain: ChainResult,
+  trimDb: number,
+): MasterReport['loudnessTarget'] {
+  const shortLu = requestedLufs - achievedLufs;
+  const reached = Math.abs(shortLu) <= TARGET_TOLERANCE_LU;
+  let limitedBy: MasterReport['loudnessTarget']['limitedBy'] = null;
+  if (shortLu > TARGET_TOLERANCE_LU) {
+    limitedBy =
+      chain.limiting.limitedBy ??
+      (requestedLufs > targetLufs ? 'target-range' : trimDb < 0 ? 'true-peak-ceiling' : null);
+  }
+  return { requestedLufs, achievedLufs, toleranceLu: TARGET_TOLERANCE_LU, reached, limitedBy };
+}
+
 /** The limiter's decision as the report states it. */
 function limiterDecision(chain: ChainResult): MasterReport['decisions']['limiter'] {
   const { params, limiting } = chain;
@@ -315,7 +345,7 @@ export async function runMaster(job: MasterJob, ctx: JobContext): Promise<Master
     const before = await ctx.stage('analyze', (tick) => analyzePcm(pcm, { tick }));
     const refFile = opts.reference;
     const reference = refFile ? await ctx.stage('reference', (tick) => analyseReference(refFile, fs, ctx, tick)) : null;
-    const settings = masterSettings(opts, reference);
+    const { requestedLufs, ...settings } = masterSettings(opts, reference);
     const { targetLufs, intensity, style } = settings;
     // masterChain renders in place: chain.limiting.out is `pcm`.
     const chain = await masterChain(pcm, before, reference, { targetLufs, intensity, style }, ctx);
@@ -342,6 +372,7 @@ export async function runMaster(job: MasterJob, ctx: JobContext): Promise<Master
       before,
       after,
       reference,
+      loudnessTarget: loudnessOutcome(requestedLufs, targetLufs, after.integratedLufs, chain, check.trimDb),
       decisions: {
         tonal: { ...chain.tonal, target: reference ? 'reference' : 'style' },
         dynamics: chain.dynamics,

@@ -5,6 +5,7 @@ import type { AnalysisReport } from '../analysis/analyze';
 import type { Intensity, MusicalStyle, StageTimings } from '../types';
 import type { DynamicsDecision } from './dynamics';
 import type { GainStats } from './limiter';
+import type { LoudnessLimit } from './normalize';
 import type { PreviewChoice } from './preview';
 import type { StereoDecision } from './stereo';
 import type { TonalDecision } from './tonal';
@@ -32,6 +33,19 @@ export interface MasterReport {
   before: AnalysisReport;
   after: AnalysisReport;
   reference: AnalysisReport | null;
+  /**
+   * The loudness asked for (the preset, the number, or the reference's own loudness) against the loudness reached by
+   * the 44.1 kHz master; when it is missed by more than `toleranceLu`, `limitedBy` says why: the output is pinned
+   * against the true-peak ceiling, the limiter would have to go past the push limit that protects the dynamics, or
+   * the reference is louder than the -6 LUFS a target may be.
+   */
+  loudnessTarget: {
+    requestedLufs: number;
+    achievedLufs: number;
+    toleranceLu: number;
+    reached: boolean;
+    limitedBy: LoudnessLimit | 'target-range' | null;
+  };
   decisions: {
     tonal: TonalDecision & { target: 'style' | 'reference' };
     dynamics: DynamicsDecision;

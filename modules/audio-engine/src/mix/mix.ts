@@ -26,7 +26,9 @@ import { OutputSet } from '../io/outputs';
 import { writeWav } from '../io/wav';
 import type { JobContext, Tick } from '../job/context';
 import { assertOneOf, loadInput, resolveLoudnessTarget } from '../job/input';
+import type { LimiterParams } from '../master/limiter';
 import { type ChainResult, ENGINE_VERSION, hintFromPrediction, masterChain, truePeaksDb } from '../master/master';
+import { limitPeaks } from '../master/normalize';
 import { choosePreview, extractPreview } from '../master/preview';
 import { reportJson } from '../master/report';
 import { type Pcm, applyGain, frameCount } from '../pcm';
@@ -45,7 +47,8 @@ import {
   TRUE_PEAK_CEILING_DBTP,
 } from '../types';
 import { compressTrack } from './compressor';
-import type { EqDecision, MixReport, MixResult, TrackReport } from './report';
+import { type EqMove, finalEq } from './eq';
+import type { EqDecision, EqPurpose, MixReport, MixResult, TrackReport } from './report';
 import { type ReverbParams, STYLE_REVERB, renderReverb } from './reverb';
 import {
   BACKGROUND_MARGIN_LU,
@@ -171,25 +174,26 @@ function bandAt(a: AnalysisReport, f: number): number {
 }
 
 /** Corrective moves measured on the track: low-mid (mud) and upper-mid (harshness) build-ups. */
-function measuredEq(a: AnalysisReport): EqDecision[] {
-  const out: EqDecision[] = [];
-  const check = (centre: number, below: number, above: number, reason: string, maxCut: number) => {
+function measuredEq(a: AnalysisReport): EqMove[] {
+  const out: EqMove[] = [];
+  const check = (centre: number, below: number, above: number, purpose: EqPurpose, maxCut: number) => {
     const l = bandAt(a, centre);
     const ref = (bandAt(a, below) + bandAt(a, above)) / 2;
     if (!Number.isFinite(l) || !Number.isFinite(ref)) return;
     const excess = l - ref;
     if (excess > 2) {
-      out.push({ type: 'peaking', freqHz: centre, gainDb: -r2(Math.min(maxCut, 0.6 * excess)), q: 1.4, reason });
+      const gainDb = -r2(Math.min(maxCut, 0.6 * excess));
+      out.push({ type: 'peaking', freqHz: centre, gainDb, q: 1.4, purpose, basis: 'measured' });
     }
   };
-  check(315, 125, 800, 'measured low-mid build-up', 4);
-  check(3150, 1250, 8000, 'measured upper-mid build-up', 3);
+  check(315, 125, 800, 'mud', 4);
+  check(3150, 1250, 8000, 'harshness', 3);
   return out;
 }
 
 /** Cuts in lower-priority tracks where they compete in a higher-priority track's focus band (at most 2 each). */
-function maskingCuts(tracks: readonly Track[]): Map<number, EqDecision[]> {
-  const cuts = new Map<number, EqDecision[]>();
+function maskingCuts(tracks: readonly Track[]): Map<number, EqMove[]> {
+  const cuts = new Map<number, EqMove[]>();
   const priority = (t: Track) => {
     const p = profileOf(t.settings.instrumentGroup).priority;
     return p + (t.settings.presenceSetting === 'LEAD' ? 5 : t.settings.presenceSetting === 'BACKGROUND' ? -3 : 0);
@@ -198,7 +202,7 @@ function maskingCuts(tracks: readonly Track[]): Map<number, EqDecision[]> {
   // Band levels as they will be after gain staging.
   const staged = (t: Track, b: number) =>
     t.analysis!.spectrum.levelsDb[b]! + (t.targetLufs - t.analysis!.integratedLufs);
-  const candidates = new Map<number, Array<EqDecision & { score: number }>>();
+  const candidates = new Map<number, Array<EqMove & { score: number }>>();
   for (const a of live) {
     const [lo, hi] = profileOf(a.settings.instrumentGroup).focusHz;
     const bands = a.analysis!.spectrum.bandsHz;
@@ -229,7 +233,9 @@ function maskingCuts(tracks: readonly Track[]): Map<number, EqDecision[]> {
         freqHz: bands[at]!,
         gainDb,
         q: 1.4,
-        reason: `masking: competes with "${a.name}" (${a.settings.instrumentGroup}) at ${bands[at]} Hz`,
+        purpose: 'masking',
+        basis: 'masking',
+        maskedBy: a.name,
         score: best,
       });
       candidates.set(b.index, list);
@@ -237,11 +243,11 @@ function maskingCuts(tracks: readonly Track[]): Map<number, EqDecision[]> {
   }
   for (const [index, list] of candidates) {
     list.sort((x, y) => y.score - x.score);
-    const chosen: EqDecision[] = [];
-    for (const c of list) {
+    const chosen: EqMove[] = [];
+    for (const { score: _score, ...c } of list) {
       if (chosen.length >= 2) break;
       if (chosen.some((d) => Math.abs(Math.log2(d.freqHz / c.freqHz)) < 0.5)) continue;
-      chosen.push({ type: c.type, freqHz: c.freqHz, gainDb: c.gainDb, q: c.q, reason: c.reason });
+      chosen.push(c);
     }
     cuts.set(index, chosen);
   }
@@ -499,23 +505,20 @@ async function eachLive(tracks: readonly Track[], step: (t: Track) => Promise<Pa
   return out;
 }
 
-/** Corrective EQ per track: group high-pass and static moves, measured build-ups, masking cuts. */
-function equaliseTracks(tracks: readonly Track[], masking: Map<number, EqDecision[]>, tick: Tick): Promise<Track[]> {
+/**
+ * Corrective EQ per track: group high-pass and static moves, measured build-ups, masking cuts, reconciled so that no
+ * two moves within a third of an octave fight or double up (mix/eq), then worded.
+ */
+function equaliseTracks(tracks: readonly Track[], masking: Map<number, EqMove[]>, tick: Tick): Promise<Track[]> {
   return eachLive(tracks, async (t) => {
     const p = profileOf(t.settings.instrumentGroup);
     const hp = t.settings.presenceSetting === 'LEAD' ? p.highpassHz * 0.8 : p.highpassHz;
-    const eq: EqDecision[] = [
-      {
-        type: 'highpass',
-        freqHz: Math.round(hp),
-        gainDb: 0,
-        q: Math.SQRT1_2,
-        reason: `${t.settings.instrumentGroup} high-pass`,
-      },
-      ...p.eq.map((e) => ({ ...e, reason: `${t.settings.instrumentGroup}: ${e.reason}` })),
+    const eq = finalEq([
+      { type: 'highpass', freqHz: Math.round(hp), gainDb: 0, q: Math.SQRT1_2, purpose: 'rumble', basis: 'group' },
+      ...p.eq.map((e): EqMove => ({ ...e, basis: 'group' })),
       ...measuredEq(t.analysis!),
       ...(masking.get(t.index) ?? []),
-    ];
+    ]);
     await filterInPlace(t.pcm, sectionsOf(eq, t.pcm.sampleRate), (f) => tick((t.index + f) / tracks.length));
     return { eq };
   });
@@ -618,8 +621,13 @@ async function checkMix(mix: Pcm, chain: ChainResult, tick: Tick) {
  * that brings their sum to the loudness of the mix. The bus and mastering stages are not linear (dynamics, limiting)
  * and shift phase (crossovers, all-passes), so the tracks do not add up to the mix sample for sample; they add up to
  * it in level and balance.
+ *
+ * Scaled up to the mix's loudness, a track can peak far over the mix's ceiling (the mix was limited, its parts were
+ * not: a drum track measured +3.6 dBTP beside a -9 LUFS mix). So each track then goes through the mix's own true-peak
+ * limiter settings at its own level, is metered (oversampled) and trimmed if the meter still reads above the
+ * ceiling: every file the user downloads is held under the same -1 dBTP as the mix.
  */
-async function fitTracks(tracks: readonly Track[], mix: Pcm, tick: Tick) {
+async function fitTracks(tracks: readonly Track[], mix: Pcm, limiter: LimiterParams, tick: Tick) {
   const fs = mix.sampleRate;
   const N = tracks.length;
   const sum = sumOf(tracks, frameCount(mix));
@@ -629,14 +637,30 @@ async function fitTracks(tracks: readonly Track[], mix: Pcm, tick: Tick) {
   const stats = new Map<number, TrackReport['inMix']>();
   for (const t of tracks) {
     applyGain(t.pcm, g);
+    const at = (from: number, to: number) => (f: number) => tick((t.index + from + f * (to - from)) / N);
+    let limiterMaxReductionDb = 0;
+    let trimDb = 0;
+    let tp = [-Infinity];
+    if (!t.muted) {
+      const limited = await limitPeaks(t.pcm, limiter, at(0, 0.6));
+      limiterMaxReductionDb = limited.stats.maxReductionDb;
+      tp = await truePeaksDb(t.pcm, at(0.6, 1), hintFromPrediction(limited.predictedPeaks, fs, fs));
+      const worst = Math.max(...tp);
+      if (worst > TRIM_ABOVE_DB) {
+        trimDb = TRUE_PEAK_CEILING_DBTP - 0.1 - worst;
+        applyGain(t.pcm, Math.pow(10, trimDb / 20));
+        tp = tp.map((v) => v + trimDb);
+      }
+    }
     const peak = peakOf(t.pcm);
-    const tp = t.muted ? [-Infinity] : await truePeaksDb(t.pcm, (f) => tick((t.index + f) / N));
     const el = energyOf(t.pcm.channels[0]!);
     const er = energyOf(t.pcm.channels[1]!);
     stats.set(t.index, {
       integratedLufs: r2(integratedLufs(t.pcm.channels, fs)),
       balanceDb: el > 0 && er > 0 ? r2(10 * Math.log10(el / er)) : 0,
       truePeakDbtp: r2(Math.max(...tp)),
+      limiterMaxReductionDb: r2(limiterMaxReductionDb),
+      trimDb: r2(trimDb),
       encoding: peak >= 1 ? 'float32' : 'pcm24',
     });
   }
@@ -708,7 +732,7 @@ export async function runMix(job: MixJob, ctx: JobContext): Promise<MixResult> {
     if (!Number.isFinite(before.integratedLufs)) throw new InvalidOptionsError('every track is silent');
     const chain = await masterChain(mix, before, null, { targetLufs, intensity: 'medium', style }, ctx);
     const check = await ctx.stage('check', (tick) => checkMix(mix, chain, tick));
-    const fit = await ctx.stage('tracks', (tick) => fitTracks(tracks, mix, tick));
+    const fit = await ctx.stage('tracks', (tick) => fitTracks(tracks, mix, chain.params, tick));
     const paths: MixPaths = {
       mix: outputs.temp(MIX_FILES.mix),
       tracks: tracks.map((t) => outputs.temp(MIX_FILES.track(t.file))),

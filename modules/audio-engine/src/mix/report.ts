@@ -13,11 +13,39 @@ import type {
 import type { CompressorReport } from './compressor';
 import type { ReverbParams } from './reverb';
 
+/**
+ * What an EQ move is for, as a code the client translates: `rumble` (the high-pass), the group's usual moves
+ * (`presence`, `air`, `behind-lead`, `definition`, `boxiness`, `click`, `body`, `vocal-room`, `mud`, `harshness`,
+ * `boominess`), the build-ups measured on the track (`mud`, `harshness`) and `masking` (room made for `maskedBy`).
+ */
+export type EqPurpose =
+  | 'rumble'
+  | 'presence'
+  | 'air'
+  | 'behind-lead'
+  | 'definition'
+  | 'boxiness'
+  | 'click'
+  | 'body'
+  | 'vocal-room'
+  | 'mud'
+  | 'harshness'
+  | 'boominess'
+  | 'masking';
+
 export interface EqDecision {
   type: 'highpass' | 'peaking' | 'lowShelf' | 'highShelf';
   freqHz: number;
   gainDb: number;
   q: number;
+  purpose: EqPurpose;
+  /** `group`: the group's usual move; `measured`: a build-up measured on this track; `masking`: room for another. */
+  basis: 'group' | 'measured' | 'masking';
+  /** For `masking`: the track the room is made for. */
+  maskedBy?: string;
+  /** The group's usual move this one took the place of (a measured move wins over a default one close to it). */
+  replaces?: { purpose: EqPurpose; freqHz: number; gainDb: number };
+  /** The move in words, e.g. "Cut 3 dB around 3.1 kHz to tame harshness". */
   reason: string;
 }
 
@@ -52,7 +80,18 @@ export interface TrackReport {
     reverbSendDb: number | null;
   };
   /** The track as heard in the mix (`tracks/<file>`): loudness and left/right balance. */
-  inMix: { integratedLufs: number; balanceDb: number; truePeakDbtp: number; encoding: 'pcm24' | 'float32' };
+  /**
+   * The track as written: its true peak (oversampled meter) is held under the mix's ceiling by the mix's limiter
+   * settings (`limiterMaxReductionDb`), then trimmed if the meter still reads above it (`trimDb`).
+   */
+  inMix: {
+    integratedLufs: number;
+    balanceDb: number;
+    truePeakDbtp: number;
+    limiterMaxReductionDb: number;
+    trimDb: number;
+    encoding: 'pcm24' | 'float32';
+  };
   muted: boolean;
 }
 

@@ -9,6 +9,7 @@
  */
 import { basename, extname } from 'node:path';
 import type { InstrumentGroup, PanPreference, PresenceSetting, ReverbPreference, TrackSettings } from '../types';
+import type { EqPurpose } from './report';
 
 /**
  * The spec's guess: keywords tried in this order: kick, snare, cymbal/hi-hat, drum, bass, vox/vocal/voice, perc,
@@ -65,7 +66,8 @@ export interface StaticEq {
   freqHz: number;
   gainDb: number;
   q: number;
-  reason: string;
+  /** What the move is for (the report words it; the client translates it). */
+  purpose: EqPurpose;
 }
 
 export interface GroupProfile {
@@ -97,8 +99,8 @@ export const GROUP_PROFILES: Record<Exclude<InstrumentGroup, 'other'>, GroupProf
     levelLu: 0,
     highpassHz: 90,
     eq: [
-      { type: 'peaking', freqHz: 3000, gainDb: 1.5, q: 1, reason: 'presence for intelligibility' },
-      { type: 'highShelf', freqHz: 10000, gainDb: 1, q: 0.7, reason: 'air' },
+      { type: 'peaking', freqHz: 3000, gainDb: 1.5, q: 1, purpose: 'presence' },
+      { type: 'highShelf', freqHz: 10000, gainDb: 1, q: 0.7, purpose: 'air' },
     ],
     comp: comp(3, 8, 120, 5),
     centre: true,
@@ -109,7 +111,7 @@ export const GROUP_PROFILES: Record<Exclude<InstrumentGroup, 'other'>, GroupProf
   backing_vox: {
     levelLu: -5,
     highpassHz: 150,
-    eq: [{ type: 'peaking', freqHz: 3000, gainDb: -1.5, q: 1, reason: 'sit behind the lead vocal' }],
+    eq: [{ type: 'peaking', freqHz: 3000, gainDb: -1.5, q: 1, purpose: 'behind-lead' }],
     comp: comp(4, 10, 150, 6),
     centre: false,
     reverbTrimDb: 2,
@@ -119,7 +121,7 @@ export const GROUP_PROFILES: Record<Exclude<InstrumentGroup, 'other'>, GroupProf
   bass: {
     levelLu: -2,
     highpassHz: 30,
-    eq: [{ type: 'peaking', freqHz: 800, gainDb: 1, q: 1, reason: 'definition on small speakers' }],
+    eq: [{ type: 'peaking', freqHz: 800, gainDb: 1, q: 1, purpose: 'definition' }],
     comp: comp(4, 15, 150, 5),
     centre: true,
     reverbTrimDb: -12,
@@ -130,8 +132,8 @@ export const GROUP_PROFILES: Record<Exclude<InstrumentGroup, 'other'>, GroupProf
     levelLu: -3,
     highpassHz: 30,
     eq: [
-      { type: 'peaking', freqHz: 350, gainDb: -2, q: 1.2, reason: 'boxiness' },
-      { type: 'peaking', freqHz: 3500, gainDb: 1.5, q: 1.2, reason: 'beater click' },
+      { type: 'peaking', freqHz: 350, gainDb: -2, q: 1.2, purpose: 'boxiness' },
+      { type: 'peaking', freqHz: 3500, gainDb: 1.5, q: 1.2, purpose: 'click' },
     ],
     comp: comp(4, 10, 80, 4),
     centre: true,
@@ -142,7 +144,7 @@ export const GROUP_PROFILES: Record<Exclude<InstrumentGroup, 'other'>, GroupProf
   snare: {
     levelLu: -4,
     highpassHz: 80,
-    eq: [{ type: 'peaking', freqHz: 200, gainDb: 1, q: 1.2, reason: 'body' }],
+    eq: [{ type: 'peaking', freqHz: 200, gainDb: 1, q: 1.2, purpose: 'body' }],
     comp: comp(4, 5, 100, 4),
     centre: true,
     reverbTrimDb: 0,
@@ -152,7 +154,7 @@ export const GROUP_PROFILES: Record<Exclude<InstrumentGroup, 'other'>, GroupProf
   drums: {
     levelLu: -1,
     highpassHz: 30,
-    eq: [{ type: 'peaking', freqHz: 400, gainDb: -1.5, q: 1, reason: 'boxiness' }],
+    eq: [{ type: 'peaking', freqHz: 400, gainDb: -1.5, q: 1, purpose: 'boxiness' }],
     comp: comp(3, 10, 100, 4),
     centre: true,
     reverbTrimDb: -6,
@@ -182,7 +184,7 @@ export const GROUP_PROFILES: Record<Exclude<InstrumentGroup, 'other'>, GroupProf
   strings: {
     levelLu: -5,
     highpassHz: 80,
-    eq: [{ type: 'peaking', freqHz: 2500, gainDb: -1, q: 1, reason: 'leave the vocal range open' }],
+    eq: [{ type: 'peaking', freqHz: 2500, gainDb: -1, q: 1, purpose: 'vocal-room' }],
     comp: comp(2, 30, 250, 2),
     centre: false,
     reverbTrimDb: 2,
@@ -212,7 +214,7 @@ export const GROUP_PROFILES: Record<Exclude<InstrumentGroup, 'other'>, GroupProf
   keys: {
     levelLu: -4,
     highpassHz: 60,
-    eq: [{ type: 'peaking', freqHz: 300, gainDb: -1.5, q: 1, reason: 'low-mid build-up' }],
+    eq: [{ type: 'peaking', freqHz: 300, gainDb: -1.5, q: 1, purpose: 'mud' }],
     comp: comp(2.5, 20, 200, 3),
     centre: false,
     reverbTrimDb: 0,
@@ -232,7 +234,7 @@ export const GROUP_PROFILES: Record<Exclude<InstrumentGroup, 'other'>, GroupProf
   e_guitar: {
     levelLu: -3,
     highpassHz: 80,
-    eq: [{ type: 'peaking', freqHz: 3500, gainDb: -1, q: 1.2, reason: 'harshness' }],
+    eq: [{ type: 'peaking', freqHz: 3500, gainDb: -1, q: 1.2, purpose: 'harshness' }],
     comp: comp(2.5, 15, 150, 3),
     centre: false,
     reverbTrimDb: 0,
@@ -242,7 +244,7 @@ export const GROUP_PROFILES: Record<Exclude<InstrumentGroup, 'other'>, GroupProf
   acoustic_guitar: {
     levelLu: -3,
     highpassHz: 90,
-    eq: [{ type: 'peaking', freqHz: 250, gainDb: -1.5, q: 1, reason: 'boominess' }],
+    eq: [{ type: 'peaking', freqHz: 250, gainDb: -1.5, q: 1, purpose: 'boominess' }],
     comp: comp(3, 10, 150, 4),
     centre: false,
     reverbTrimDb: 0,

@@ -10,13 +10,66 @@ function useDecibels() {
     signDisplay: 'exceptZero',
   });
   const plain = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'fr-FR', { maximumFractionDigits: 1 });
-  return { db: (value: number) => format.format(value), number: (value: number) => plain.format(value) };
+  const kilo = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'fr-FR', { maximumFractionDigits: 2 });
+  return {
+    db: (value: number) => format.format(value),
+    number: (value: number) => plain.format(value),
+    /** "250 Hz", "3.15 kHz" ("3,15 kHz" in French): the third-octave bands' nominal names. */
+    frequency: (hz: number, t: (key: string, options: Record<string, string>) => string) =>
+      hz < 1000
+        ? t('report.hz', { value: plain.format(Math.round(hz)) })
+        : t('report.khz', { value: kilo.format(Math.round(hz / 10) / 100) }),
+  };
+}
+
+type EqBand = MixerDecisions['eq'][number];
+const PURPOSES = new Set([
+  'rumble',
+  'presence',
+  'air',
+  'behind-lead',
+  'definition',
+  'boxiness',
+  'click',
+  'body',
+  'vocal-room',
+  'mud',
+  'harshness',
+  'boominess',
+  'masking',
+]);
+const SHAPES = new Set(['peaking', 'highShelf', 'lowShelf']);
+
+/**
+ * One EQ move in words: "Cut 3 dB around 3.15 kHz to tame harshness". Moves without a known purpose (reports from
+ * before the engine gave one) keep the plain "Cut -3.0 dB at 3150 Hz".
+ */
+function useEqText() {
+  const { t } = useTranslation('mixing');
+  const { db, number, frequency } = useDecibels();
+  return (band: EqBand): string => {
+    const purpose = band.purpose && PURPOSES.has(band.purpose) ? band.purpose : null;
+    if (!purpose || (band.type !== 'highpass' && !SHAPES.has(band.type))) {
+      return band.type === 'highpass'
+        ? t('report.highpass', { freq: number(band.freqHz) })
+        : t(band.gainDb < 0 ? 'report.eqCut' : 'report.eqBoost', { gain: db(band.gainDb), freq: number(band.freqHz) });
+    }
+    const freq = frequency(band.freqHz, t);
+    const why = t(`report.purposes.${purpose}`, { track: band.maskedBy ?? '' });
+    if (band.type === 'highpass') return t('report.highpassFor', { freq, purpose: why });
+    return t(`report.eqMove.${band.gainDb < 0 ? 'cut' : 'boost'}.${band.type}`, {
+      gain: number(Math.abs(band.gainDb)),
+      freq,
+      purpose: why,
+    });
+  };
 }
 
 /** What the mixer decided for one track (the engine's report): gain, EQ, compression, pan, reverb. */
 export function MixerReport({ decisions, name }: { decisions: MixerDecisions; name: string }) {
   const { t } = useTranslation('mixing');
   const { db, number } = useDecibels();
+  const eqText = useEqText();
   const pan = decisions.pan.position;
   const side = Math.round(Math.abs(pan) * 100);
   const panText =
@@ -37,14 +90,7 @@ export function MixerReport({ decisions, name }: { decisions: MixerDecisions; na
             ) : (
               <ul>
                 {decisions.eq.map((band, index) => (
-                  <li key={index}>
-                    {band.type === 'highpass'
-                      ? t('report.highpass', { freq: number(band.freqHz) })
-                      : t(band.gainDb < 0 ? 'report.eqCut' : 'report.eqBoost', {
-                          gain: db(band.gainDb),
-                          freq: number(band.freqHz),
-                        })}
-                  </li>
+                  <li key={index}>{eqText(band)}</li>
                 ))}
               </ul>
             )}

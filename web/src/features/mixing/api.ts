@@ -16,7 +16,7 @@ export interface MixSession {
   name: string;
   mixingStyle: MusicalStyle;
   sampleRate: SampleRate;
-  status: 'CREATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+  status: 'CREATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
   error: string | null;
   errorCode: string | null;
   unlocked: boolean;
@@ -27,7 +27,16 @@ export interface MixSession {
 export interface MixerDecisions {
   gainDb: number;
   targetLufs: number;
-  eq: Array<{ type: string; freqHz: number; gainDb: number; q: number; reason: string }>;
+  /** `purpose` (what the move is for) and `maskedBy` word the move; absent in reports from before they existed. */
+  eq: Array<{
+    type: string;
+    freqHz: number;
+    gainDb: number;
+    q: number;
+    purpose?: string;
+    maskedBy?: string;
+    reason: string;
+  }>;
   compression: {
     thresholdDb: number;
     ratio: number;

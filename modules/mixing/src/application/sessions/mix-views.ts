@@ -59,7 +59,19 @@ export function sessionView(doc: MixSessionDocument): MixSessionView {
 export interface MixerDecisions {
   gainDb: number;
   targetLufs: number;
-  eq: Array<{ type: string; freqHz: number; gainDb: number; q: number; reason: string }>;
+  /**
+   * `purpose` (what the move is for: `harshness`, `mud`, `masking`...) and `maskedBy` (the track a masking cut makes
+   * room for) let the client word the move in its language; `reason` is the engine's English wording.
+   */
+  eq: Array<{
+    type: string;
+    freqHz: number;
+    gainDb: number;
+    q: number;
+    purpose?: string;
+    maskedBy?: string;
+    reason: string;
+  }>;
   compression: {
     thresholdDb: number;
     ratio: number;
@@ -103,6 +115,8 @@ export function mixerDecisions(report: unknown): Map<string, MixerDecisions> {
         freqHz: Math.round(band.freqHz),
         gainDb: round(band.gainDb),
         q: round(band.q, 2),
+        ...(typeof band.purpose === 'string' ? { purpose: band.purpose } : {}),
+        ...(typeof band.maskedBy === 'string' ? { maskedBy: band.maskedBy } : {}),
         reason: band.reason,
       })),
       compression: c

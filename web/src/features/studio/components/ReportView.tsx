@@ -106,6 +106,26 @@ const audible = (...sets: Array<Array<[number, number]>>): Array<Array<[number, 
   return sets.map((set) => set.map(([hz, level]): [number, number] => [hz, Math.max(level, top - 60)]));
 };
 
+const SHORTFALL_REASONS = new Set(['true-peak-ceiling', 'max-limiting', 'target-range']);
+
+/**
+ * When the master fell short of the loudness asked for: the figure it reached and why (the true-peak ceiling, the
+ * limiting that would flatten the dynamics, the -6 LUFS top of the target range); null when it was reached.
+ */
+function useShortfall(report: EngineReport): string | null {
+  const { t, i18n } = useTranslation();
+  const outcome = report.loudnessTarget;
+  if (!outcome || outcome.reached !== false) return null;
+  const { requestedLufs, achievedLufs, limitedBy } = outcome;
+  if (!finite(requestedLufs) || !finite(achievedLufs)) return null;
+  const reason = limitedBy && SHORTFALL_REASONS.has(limitedBy) ? limitedBy : 'other';
+  return t(`studio:report.shortOf.${reason}`, {
+    requested: formatNumber(requestedLufs, i18n.language, 1),
+    achieved: formatNumber(achievedLufs, i18n.language, 1),
+    ceiling: formatNumber(report.settings?.ceilingDbtp ?? -1, i18n.language, 1),
+  });
+}
+
 /** The engine's report as a person reads it: loudness and peaks before and after, the curve, the spectrum. */
 export function ReportView({ report, resultLabel }: { report: EngineReport; resultLabel: string }) {
   const { t, i18n } = useTranslation();
@@ -116,6 +136,8 @@ export function ReportView({ report, resultLabel }: { report: EngineReport; resu
     [t('studio:report.truePeak'), report.before?.truePeakDbtp, report.after?.truePeakDbtp, 'dBTP'],
     [t('studio:report.range'), report.before?.loudnessRangeLu, report.after?.loudnessRangeLu, 'LU'],
   ];
+  const lufs = (value: number) => formatNumber(value, i18n.language, 1);
+  const shortfall = useShortfall(report);
   const names = { before: t('studio:report.before'), after: resultLabel };
   const spectra = audible(spectrum(report.before), spectrum(report.after));
   const seconds = Math.max(curve(report.before).length, curve(report.after).length);
@@ -129,9 +151,17 @@ export function ReportView({ report, resultLabel }: { report: EngineReport; resu
       {report.settings?.reference && <p className="muted">{t('studio:report.matchedReference')}</p>}
       {finite(report.settings?.targetLufs) && (
         <p className="muted">
-          {t('studio:report.target', { lufs: formatNumber(report.settings!.targetLufs!, i18n.language, 1) })}
+          {t(
+            report.settings?.targetSource === 'reference'
+              ? 'studio:report.targetFromReference'
+              : 'studio:report.target',
+            {
+              lufs: lufs(report.settings!.targetLufs!),
+            },
+          )}
         </p>
       )}
+      {shortfall && <p className="report__shortfall">{shortfall}</p>}
       <div className="table-scroll">
         <table className="report__table">
           <thead>

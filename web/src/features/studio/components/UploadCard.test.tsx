@@ -94,6 +94,34 @@ describe('the upload card', () => {
     expect(onStart).toHaveBeenLastCalledWith(song, { service: 'AI_MASTERING', intensity: 'medium' }, track);
   });
 
+  it('lets a reference set the target without losing the pick, and gives the pick back when it is removed', async () => {
+    const { onStart } = setup();
+    const target = () => screen.getByLabelText('Loudness target') as HTMLSelectElement;
+    fireEvent.change(target(), { target: { value: 'club' } });
+    const referenceInput = document.querySelectorAll('input[type=file]')[0] as HTMLInputElement;
+    await act(async () => {
+      fireEvent.change(referenceInput, { target: { files: [fakeFile('their-hit.mp3', 4 * MB, 'audio/mpeg')] } });
+    });
+    expect(target().value).toBe('reference');
+    expect(screen.getByText(/^The loudness now follows the reference/).textContent).toBe(
+      'The loudness now follows the reference. Remove it to go back to your choice: Club and DJ sets (−9 LUFS).',
+    );
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    });
+    expect(target().value).toBe('club');
+    expect(screen.queryByText(/^The loudness now follows the reference/)).toBeNull();
+    await choose(fakeFile('song.wav', 2 * MB, 'audio/wav'));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Start' }));
+    });
+    expect(onStart).toHaveBeenLastCalledWith(
+      expect.anything(),
+      { service: 'AI_MASTERING', intensity: 'medium', target: 'club' },
+      null,
+    );
+  });
+
   it('refuses the file while the server is unavailable', async () => {
     setup({ checkServer: async () => false });
     await choose(fakeFile('song.wav', 2 * MB, 'audio/wav'));

@@ -22,8 +22,9 @@ const MODES = ['vocals', 'drums', 'guitars', 'full'] as const;
 const PRESETS = ['audio', 'video'] as const;
 const INTENSITIES = ['low', 'medium', 'high'] as const;
 const TARGETS = ['streaming', 'apple', 'club'] as const;
+type Preset = (typeof TARGETS)[number];
 /** With a reference track, the master can also take the reference's loudness. */
-type Target = (typeof TARGETS)[number] | 'reference';
+type Target = Preset | 'reference';
 
 export interface UploadCardProps {
   service: UploadService;
@@ -60,6 +61,8 @@ export function UploadCard({
   const [preset, setPreset] = useState<(typeof PRESETS)[number]>('audio');
   const [intensity, setIntensity] = useState<(typeof INTENSITIES)[number]>('medium');
   const [target, setTarget] = useState<Target>('streaming');
+  // The user's own pick among the presets, kept while a reference sets the target and restored when it goes.
+  const [picked, setPicked] = useState<Preset>('streaming');
   const [reference, setReference] = useState<File | null>(null);
   const [referenceProblem, setReferenceProblem] = useState<string | null>(null);
   const referenceInput = useRef<HTMLInputElement>(null);
@@ -111,7 +114,7 @@ export function UploadCard({
   const removeReference = () => {
     setReference(null);
     setReferenceProblem(null);
-    if (target === 'reference') setTarget('streaming');
+    if (target === 'reference') setTarget(picked);
     if (referenceInput.current) referenceInput.current.value = '';
   };
 
@@ -213,7 +216,12 @@ export function UploadCard({
             <select
               id={`${inputId}-target`}
               value={target}
-              onChange={(event) => setTarget(event.target.value as Target)}
+              aria-describedby={target === 'reference' ? `${inputId}-target-note` : undefined}
+              onChange={(event) => {
+                const next = event.target.value as Target;
+                setTarget(next);
+                if (next !== 'reference') setPicked(next);
+              }}
             >
               {reference && <option value="reference">{t('studio:targets.reference')}</option>}
               {TARGETS.map((value) => (
@@ -222,6 +230,11 @@ export function UploadCard({
                 </option>
               ))}
             </select>
+            {target === 'reference' && (
+              <p id={`${inputId}-target-note`} className="muted reference__hint">
+                {t('studio:upload.targetFromReference', { pick: t(`studio:targets.${picked}`) })}
+              </p>
+            )}
           </div>
           <div className="field reference">
             <span className="reference__title">{t('studio:upload.reference')}</span>
