@@ -9,7 +9,12 @@ import {
   ListExpiringCreditAccountsHandler,
   ListUsageHandler,
 } from './billing/billing.queries';
-import { GetMixSessionHandler, GetMixTrackHandler, ListMixSessionsHandler } from './mixing/mix-sessions.queries';
+import {
+  GetMixSessionHandler,
+  GetMixTrackHandler,
+  ListMixSessionsHandler,
+  ListRecentMixesHandler,
+} from './mixing/mix-sessions.queries';
 import { GetNotificationHandler, GetNotificationsHandler } from './notifications/notifications.queries';
 import {
   CountTracksInProgressHandler,
@@ -30,6 +35,7 @@ import {
   providers: [
     GetMixSessionHandler,
     ListMixSessionsHandler,
+    ListRecentMixesHandler,
     GetMixTrackHandler,
     GetTrackHandler,
     ListTracksHandler,

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launchBrowser, signUpOnProvider, startServer, recordFailures, watch } from './support.mjs';
+import { outputLevel, tapAudioOutput } from './audioOutput.mjs';
 
 recordFailures('mixing');
 
@@ -100,6 +101,8 @@ describe('the mixing studio in Chromium', { concurrency: false }, () => {
       }),
     );
     page = await context.newPage();
+    // What the board sends to the speakers is read where it leaves (audioOutput.mjs).
+    await tapAudioOutput(page);
     page.setDefaultTimeout(30_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
   });
@@ -201,12 +204,12 @@ describe('the mixing studio in Chromium', { concurrency: false }, () => {
 
     // Mute and solo by the spec's rules.
     await page.getByRole('button', { name: 'Solo lead vocal.wav' }).click();
-    assert.equal(await pressed('Mute FINAL MIX'), 'true');
     assert.equal(await pressed('Mute Kick 808.wav'), 'true');
     assert.equal(await pressed('Mute lead vocal.wav'), 'false');
     await page.getByRole('button', { name: 'Solo lead vocal.wav' }).click();
-    assert.equal(await pressed('Mute FINAL MIX'), 'false');
     assert.equal(await pressed('Mute bass line.wav'), 'false');
+    // The final mix is the reference, not a channel of the sum: no mute or solo of its own.
+    assert.equal(await page.getByRole('button', { name: 'Mute FINAL MIX', exact: true }).count(), 0);
     await page.getByRole('button', { name: 'Mute Kick 808.wav' }).click();
     assert.equal(await pressed('Mute Kick 808.wav'), 'true');
 
@@ -222,6 +225,34 @@ describe('the mixing studio in Chromium', { concurrency: false }, () => {
     await page.getByRole('button', { name: 'Reset' }).click();
     assert.equal(await pressed('Mute Kick 808.wav'), 'false');
     assert.match(await page.locator('.stems-board__time').innerText(), /^0:00 \//);
+
+    // What Play sends out: the audible tracks (kick 60 Hz, vocal 440 Hz, bass 110 Hz) summed, never the final mix
+    // under them (it holds every track, so a muted one would still be heard); the final mix is the A/B choice.
+    const listen = page.getByRole('group', { name: 'Listen to' });
+    const settled = async () => {
+      await page.waitForTimeout(1000);
+      return outputLevel(page, [60, 110, 440]);
+    };
+    await page.getByRole('button', { name: 'Mute Kick 808.wav' }).click();
+    await page.getByRole('button', { name: 'Mute bass line.wav' }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    const vocal = await settled();
+    // The tones are quiet and pulsed (-47 dB or so at their FFT bin); a track left in is within 20 dB of the vocal.
+    assert.ok(vocal.peakDb[440] > -60, `the vocal heard: ${JSON.stringify(vocal.peakDb)}`);
+    for (const hz of [60, 110]) {
+      assert.ok(vocal.peakDb[hz] < vocal.peakDb[440] - 40, `only the vocal: ${JSON.stringify(vocal.peakDb)}`);
+    }
+    await page.getByRole('button', { name: 'Mute lead vocal.wav' }).click();
+    const none = await settled();
+    assert.ok(none.rmsDb < -90, `every track muted, silence: ${none.rmsDb} dBFS`);
+    assert.equal(await listen.getByRole('button', { name: 'Tracks' }).getAttribute('aria-pressed'), 'true');
+    await listen.getByRole('button', { name: 'Final mix' }).click();
+    const final = await settled();
+    assert.ok(final.rmsDb > -40 && final.peakDb[440] > -60, `the final mix alone: ${JSON.stringify(final)}`);
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await page.getByRole('button', { name: 'Reset' }).click();
+    assert.equal(await listen.getByRole('button', { name: 'Tracks' }).getAttribute('aria-pressed'), 'true');
+    assert.equal(await pressed('Mute lead vocal.wav'), 'false');
 
     const download = page.getByRole('button', { name: 'Download All' });
     assert.equal(await download.isDisabled(), true);

@@ -10,7 +10,7 @@
 //   node scripts/build-server.mjs --quiet && npm run build -w web && node --test --test-concurrency=1 web/e2e/stems.test.mjs
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ import { build } from 'vite';
 import react from '@vitejs/plugin-react';
 import JSZip from 'jszip';
 import { launchBrowser, ROOT, signUpOnProvider, startServer, recordFailures, watch } from './support.mjs';
+import { outputLevel, tapAudioOutput } from './audioOutput.mjs';
 
 recordFailures('stems');
 
@@ -32,6 +33,16 @@ const SECONDS = 8;
 const PREVIEW_SECONDS = 3;
 /** Each stem a different tone, the original their mix (what a separation gives back, in spirit). */
 const STEMS = { vocals: 'sine=frequency=660', drums: 'sine=frequency=110', bass: 'sine=frequency=55' };
+/**
+ * Known test signals for what the board plays: each stem one sine (frequency, peak amplitude), none a harmonic of
+ * another, and the original their exact sum, as a perfect separation would give back.
+ */
+const SIGNALS = {
+  vocals: { hz: 660, amplitude: 0.4 },
+  drums: { hz: 170, amplitude: 0.2 },
+  bass: { hz: 90, amplitude: 0.3 },
+};
+const SIGNAL_SECONDS = 20;
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
 const MEDIA_TYPES = { '.wav': 'audio/wav', '.mp3': 'audio/mpeg', '.mp4': 'video/mp4' };
 
@@ -45,6 +56,34 @@ const pageErrors = [];
 async function ffmpeg(args) {
   await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
 }
+
+/** A mono 16-bit WAV at 44.1 kHz of `seconds` of the sum of the given sines. */
+function sinesWav(tones, seconds) {
+  const rate = 44_100;
+  const count = Math.round(seconds * rate);
+  const wav = Buffer.alloc(44 + count * 2);
+  wav.write('RIFF', 0, 'latin1');
+  wav.writeUInt32LE(36 + count * 2, 4);
+  wav.write('WAVEfmt ', 8, 'latin1');
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36, 'latin1');
+  wav.writeUInt32LE(count * 2, 40);
+  for (let i = 0; i < count; i += 1) {
+    let value = 0;
+    for (const { hz, amplitude } of tones) value += amplitude * Math.sin((2 * Math.PI * hz * i) / rate);
+    wav.writeInt16LE(Math.round(value * 32767), 44 + i * 2);
+  }
+  return wav;
+}
+
+/** The RMS in dBFS of a sum of sines of different frequencies: their energies add (A²/2 each). */
+const sinesDb = (tones) => 10 * Math.log10(tones.reduce((sum, { amplitude }) => sum + amplitude ** 2 / 2, 0));
 
 /** The stems, the original, their 3 s MP3 previews and two short videos with sound. */
 async function makeMedia(dir) {
@@ -110,6 +149,10 @@ async function makeMedia(dir) {
       join(dir, `${name}.mp4`),
     ]);
   }
+  for (const [stem, tone] of Object.entries(SIGNALS)) {
+    await writeFile(join(dir, `signal-${stem}.wav`), sinesWav([tone], SIGNAL_SECONDS));
+  }
+  await writeFile(join(dir, 'signal-original.wav'), sinesWav(Object.values(SIGNALS), SIGNAL_SECONDS));
 }
 
 const CONFIG = {
@@ -146,12 +189,31 @@ const CONFIG = {
   video: { previewUrl: '/media/preview.mp4', originalUrl: '/media/original.mp4' },
 };
 
+/** The page of the test of what the board plays (`/?signals`): one board of the known test signals, nothing else. */
+const SIGNAL_CONFIG = {
+  boards: [
+    {
+      trackId: 'signals',
+      filename: 'Test signals.wav',
+      mode: 'full',
+      locked: false,
+      stems: {
+        ...Object.fromEntries(Object.keys(SIGNALS).map((stem) => [stem, `/media/signal-${stem}.wav`])),
+        original: '/media/signal-original.wav',
+      },
+      originalUrl: '/media/signal-original.wav',
+    },
+  ],
+};
+
 function serve(siteDir, mediaDir) {
   return createServer(async (request, response) => {
-    const path = decodeURIComponent(new URL(request.url, 'http://x').pathname);
+    const url = new URL(request.url, 'http://x');
+    const path = decodeURIComponent(url.pathname);
     try {
       if (path === '/config.json') {
-        response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(CONFIG));
+        const config = url.searchParams.has('signals') ? SIGNAL_CONFIG : CONFIG;
+        response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(config));
         return;
       }
       if (path.includes('..')) throw new Error('bad path');
@@ -269,9 +331,83 @@ describe('the stems board and the video result in Chromium', { concurrency: fals
     const pressed = (name) => locked.getByRole('button', { name, exact: true }).getAttribute('aria-pressed');
     await locked.getByRole('button', { name: 'Solo Drums', exact: true }).click();
     assert.equal(await pressed('Solo Drums'), 'true');
-    for (const name of ['Original', 'Vocals', 'Bass', 'Other']) assert.equal(await pressed(`Mute ${name}`), 'true');
+    for (const name of ['Vocals', 'Bass', 'Other']) assert.equal(await pressed(`Mute ${name}`), 'true');
     await locked.getByRole('button', { name: 'Solo Drums', exact: true }).click();
-    for (const name of ['Original', 'Vocals', 'Bass', 'Other']) assert.equal(await pressed(`Mute ${name}`), 'false');
+    for (const name of ['Vocals', 'Bass', 'Other']) assert.equal(await pressed(`Mute ${name}`), 'false');
+    // The original is the reference, not a channel of the sum: no mute or solo of its own.
+    assert.equal(await locked.getByRole('button', { name: 'Mute Original', exact: true }).count(), 0);
+  });
+
+  test('play all sends out exactly the audible stems, never the original under them; the original is the A/B choice', async () => {
+    // The board's real graph in Chromium, its output read where it leaves for the speakers (audioOutput.mjs).
+    const signalPage = await page.context().newPage();
+    signalPage.setDefaultTimeout(20_000);
+    signalPage.on('pageerror', (error) => pageErrors.push(error.message));
+    await tapAudioOutput(signalPage);
+    await signalPage.goto(`${baseUrl}/?signals`);
+    const signals = signalPage.locator('section[aria-labelledby="stems-signals-title"]');
+    await signals.locator('.stem-row .stem-waveform').nth(3).waitFor();
+    const listen = signals.getByRole('group', { name: 'Listen to' });
+    const frequencies = Object.values(SIGNALS).map((tone) => tone.hz);
+    const stemsDb = (...stems) => sinesDb(stems.map((stem) => SIGNALS[stem]));
+    /** The output a second after a change: the gains have glided and the analyser holds only the new sound. */
+    const settled = async () => {
+      await signalPage.waitForTimeout(1000);
+      return outputLevel(signalPage, frequencies);
+    };
+    const TOLERANCE_DB = 0.5;
+    const HEARD_DB = -40;
+    const GONE_DB = -80;
+    const near = (measured, expected, what) =>
+      assert.ok(
+        Math.abs(measured - expected) <= TOLERANCE_DB,
+        `${what}: ${measured.toFixed(2)} dBFS, expected ${expected.toFixed(2)} ± ${TOLERANCE_DB}`,
+      );
+
+    try {
+      await signals.getByRole('button', { name: 'Play all' }).click();
+      await signals.getByRole('button', { name: 'Pause' }).waitFor();
+
+      // The defaults: the three stems summed, and no more (the original under them would add 6 dB).
+      const all = await settled();
+      near(all.rmsDb, stemsDb('vocals', 'drums', 'bass'), 'every stem at volume 1');
+      for (const hz of frequencies) assert.ok(all.peakDb[hz] > HEARD_DB, `${hz} Hz heard: ${all.peakDb[hz]} dB`);
+      assert.equal(await listen.getByRole('button', { name: 'Stems' }).getAttribute('aria-pressed'), 'true');
+
+      // Karaoke: muting the vocals takes out exactly their energy, and their tone is gone from the output.
+      await signals.getByRole('button', { name: 'Mute Vocals', exact: true }).click();
+      const karaoke = await settled();
+      near(karaoke.rmsDb, stemsDb('drums', 'bass'), 'vocals muted');
+      const removedDb = 10 * Math.log10(10 ** (all.rmsDb / 10) - 10 ** (karaoke.rmsDb / 10));
+      near(removedDb, stemsDb('vocals'), 'the energy removed by the mute');
+      assert.ok(karaoke.peakDb[SIGNALS.vocals.hz] < GONE_DB, `vocals left: ${karaoke.peakDb[SIGNALS.vocals.hz]} dB`);
+
+      // Solo: the drums alone.
+      await signals.getByRole('button', { name: 'Solo Drums', exact: true }).click();
+      const solo = await settled();
+      near(solo.rmsDb, stemsDb('drums'), 'drums soloed');
+      assert.ok(solo.peakDb[SIGNALS.bass.hz] < GONE_DB, `bass left: ${solo.peakDb[SIGNALS.bass.hz]} dB`);
+      await signals.getByRole('button', { name: 'Solo Drums', exact: true }).click();
+      await signals.getByRole('button', { name: 'Mute Vocals', exact: true }).click();
+      assert.equal(
+        await signals.getByRole('button', { name: 'Mute Vocals', exact: true }).getAttribute('aria-pressed'),
+        'true',
+      );
+
+      // A/B: the original alone (vocals in it), with nothing of the stems on top; then the stems as they were set.
+      await listen.getByRole('button', { name: 'Original' }).click();
+      const original = await settled();
+      near(original.rmsDb, stemsDb('vocals', 'drums', 'bass'), 'the original alone');
+      assert.ok(original.peakDb[SIGNALS.vocals.hz] > HEARD_DB, 'the original holds the vocals');
+      await listen.getByRole('button', { name: 'Stems' }).click();
+      const back = await settled();
+      near(back.rmsDb, stemsDb('drums', 'bass'), 'back on the stems, vocals still muted');
+      assert.ok(back.peakDb[SIGNALS.vocals.hz] < GONE_DB, 'no vocals on the stems');
+
+      await signals.getByRole('button', { name: 'Pause' }).click();
+    } finally {
+      await signalPage.close();
+    }
   });
 
   test('locked, "download all" is off and says why; unlocked, it saves every stem and the original in one zip', async () => {
@@ -491,12 +627,47 @@ describe('the stems result in the studio, on the real server', { concurrency: fa
     await stemsBoard().getByRole('button', { name: 'Pause' }).click();
   });
 
-  test('unlocked by a PayPal payment, "download all" saves the full stems and the original WAV in one zip', async () => {
-    await payWithPayPalSandbox({ provider: 'PAYPAL', currency: 'EUR', trackId });
-    const track = await (await api(`/api/audio/track/${trackId}`)).json();
+  /** "Download all" on the board: the zip holds every stem of the track, each byte for byte the full file served. */
+  const downloadAllStems = async (id, name) => {
+    const track = await (await api(`/api/audio/track/${id}`)).json();
     assert.equal(track.unlocked, true);
+    const [saved] = await Promise.all([
+      studio.waitForEvent('download', { timeout: 60_000 }),
+      stemsBoard().getByRole('button', { name: 'Download all' }).click(),
+    ]);
+    assert.equal(saved.suggestedFilename(), `${name}_stems.zip`);
+    const zip = await JSZip.loadAsync(await readFile(await saved.path()));
+    const stems = Object.keys(track.stems);
+    assert.deepEqual(Object.keys(zip.files).sort(), stems.map((stem) => `${name}_${stem}.wav`).sort());
+    for (const stem of stems) {
+      const served = Buffer.from(await (await api(track.stems[stem])).arrayBuffer());
+      const inside = await zip.file(`${name}_${stem}.wav`).async('nodebuffer');
+      assert.equal(inside.subarray(0, 4).toString('latin1'), 'RIFF', `${stem} is a WAV`);
+      assert.ok(inside.equals(served), `${stem} is byte for byte the full stem the server streams`);
+    }
+    return stems;
+  };
 
-    await studio.reload();
+  /** Marks the page: still there after an action means the page was not reloaded. */
+  const markPage = () => studio.evaluate(() => (window.__koraNotReloaded = true));
+  const notReloaded = async () =>
+    assert.equal(await studio.evaluate(() => window.__koraNotReloaded === true), true, 'no reload');
+
+  test('paid for with PayPal in the popup, the board unlocks without a reload and "download all" saves the full stems', async () => {
+    await markPage();
+    await studio.locator('.payment-options').getByRole('button', { name: 'Pay for this track' }).click();
+    const panel = studio.getByRole('dialog', { name: 'Pay for this track' });
+    await panel.getByLabel('Currency').selectOption('EUR');
+    const popupOpened = studio.waitForEvent('popup');
+    await panel.getByRole('button', { name: /with PayPal or a card$/ }).click();
+    const popup = await popupOpened;
+    const closed = popup.waitForEvent('close', { timeout: 15_000 });
+    await popup.getByRole('button', { name: 'Approve', exact: true }).click({ noWaitAfter: true });
+    await closed;
+    await studio.getByText('Thank you!', { exact: true }).waitFor({ timeout: 15_000 });
+    await stemsBoard().getByRole('button', { name: 'Download all' }).and(studio.locator(':enabled')).waitFor();
+    assert.equal(await studio.locator('.payment-banner--error, [role="alert"]').count(), 0, 'no error banner');
+    await notReloaded();
     await stemsBoard()
       .locator('.stem-row .stem-waveform')
       .nth(STEM_ROWS.length - 1)
@@ -507,23 +678,7 @@ describe('the stems result in the studio, on the real server', { concurrency: fa
       /\/ 0:12$/,
       'the full length, not the preview',
     );
-
-    const [saved] = await Promise.all([
-      studio.waitForEvent('download', { timeout: 60_000 }),
-      stemsBoard().getByRole('button', { name: 'Download all' }).click(),
-    ]);
-    assert.equal(saved.suggestedFilename(), 'Sunu gaal_stems.zip');
-    const zip = await JSZip.loadAsync(await readFile(await saved.path()));
-    assert.deepEqual(
-      Object.keys(zip.files).sort(),
-      [...STEM_ROWS].sort().map((stem) => `Sunu gaal_${stem}.wav`),
-    );
-    for (const stem of STEM_ROWS) {
-      const served = Buffer.from(await (await api(track.stems[stem])).arrayBuffer());
-      const inside = await zip.file(`Sunu gaal_${stem}.wav`).async('nodebuffer');
-      assert.equal(inside.subarray(0, 4).toString('latin1'), 'RIFF', `${stem} is a WAV`);
-      assert.ok(inside.equals(served), `${stem} is byte for byte the full stem the server streams`);
-    }
+    assert.deepEqual((await downloadAllStems(trackId, 'Sunu gaal')).sort(), [...STEM_ROWS].sort());
   });
 
   test('a mode button separates the same upload in that mode after asking, and the first mode opens again', async () => {
@@ -572,6 +727,29 @@ describe('the stems result in the studio, on the real server', { concurrency: fa
       .waitFor({ timeout: 60_000 });
     const { totalCount } = await (await api('/api/audio/tracks?service=STEM_SEPARATION')).json();
     assert.equal(totalCount, 2);
+  });
+
+  test('a credit unlocks the vocals separation at once: downloads without a reload, the zip holds its full stems', async () => {
+    const { tracks } = await (await api('/api/audio/tracks?service=STEM_SEPARATION')).json();
+    const vocals = tracks.find((track) => track.id !== trackId);
+    await studio.goto(`${app.baseUrl}/dashboard?track=${vocals.id}`);
+    await stemsBoard().locator('.stem-row .stem-waveform').first().waitFor({ timeout: 60_000 });
+    await markPage();
+    const options = studio.locator('.payment-options');
+    await options.getByText('5 credits left for this service.').waitFor();
+    await options.getByRole('button', { name: 'Use a credit' }).click();
+    const started = Date.now();
+    await studio.getByRole('dialog', { name: 'Use a credit' }).getByRole('button', { name: 'Use a credit' }).click();
+    await stemsBoard().getByRole('button', { name: 'Download all' }).and(studio.locator(':enabled')).waitFor();
+    const seconds = (Date.now() - started) / 1000;
+    process.stdout.write(`# from "Use a credit" to "Download all" enabled: ${seconds.toFixed(2)} s\n`);
+    await studio.getByText('Thank you!', { exact: true }).waitFor();
+    assert.equal(await studio.getByText('Processing timed out', { exact: false }).count(), 0, 'no timeout banner');
+    await notReloaded();
+    const { subscription } = await (await api('/api/subscriptions/current')).json();
+    assert.equal(subscription.remaining.STEM_SEPARATION, 4, 'one credit spent');
+    const stems = await downloadAllStems(vocals.id, 'Sunu gaal');
+    assert.ok(stems.includes('vocals') && stems.includes('original'), stems.join(', '));
   });
 
   test('the board fits 375 and 1280 px with no serious axe violation', async () => {

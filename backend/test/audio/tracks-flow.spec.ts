@@ -188,7 +188,7 @@ describe('tracks: upload, processing, status, streams, deletion', () => {
     await waitUntil(() => runner.active === 0, 5_000);
     expect(Date.now() - cancelledAt).toBeLessThan(1_500);
     const status = await request(test.url).get(`/api/audio/track/${id}/status`).set(awa.auth).expect(200);
-    expect(status.body).toMatchObject({ status: 'FAILED', errorCode: 'PROCESSING.CANCELLED' });
+    expect(status.body).toMatchObject({ status: 'CANCELLED', errorCode: 'PROCESSING.CANCELLED' });
     await request(test.url).post(`/api/audio/track/${id}/cancel`).set(awa.auth).expect(409);
   });
 

@@ -191,7 +191,11 @@ describe('mixing sessions', () => {
       });
       expect(Array.isArray(row.mixer.eq)).toBe(true);
       for (const band of row.mixer.eq)
-        expect(band).toMatchObject({ freqHz: expect.any(Number), reason: expect.any(String) });
+        expect(band).toMatchObject({
+          freqHz: expect.any(Number),
+          purpose: expect.any(String),
+          reason: expect.any(String),
+        });
     }
     // Kick drums are compressed by the group's profile; the voice is centred.
     expect(preview.body.tracks[1].mixer.compression).toMatchObject({ ratio: expect.any(Number) });
@@ -239,7 +243,7 @@ describe('mixing sessions', () => {
     await request(test.url).post(`/api/mixing/sessions/${id}/cancel`).set(kofi.auth).expect(404);
     await request(test.url).post(`/api/mixing/sessions/${id}/cancel`).set(awa.auth).expect(200);
     const cancelled = await request(test.url).get(`/api/mixing/sessions/${id}/status`).set(awa.auth).expect(200);
-    expect(cancelled.body).toMatchObject({ status: 'FAILED' });
+    expect(cancelled.body).toMatchObject({ status: 'CANCELLED' });
     // The job leaves the queue (a processor removes it): nothing is rendered for the cancelled request.
     const jobs = test.app.get(ReadStore).collection('_jobs');
     const gone = Date.now() + 2_000;

@@ -4,6 +4,7 @@ import { CancelProcessingController } from './application/cancel-processing/canc
 import { FilesCleanup } from './application/cleanup/files-cleanup';
 import { ProvisionDemoTrackHandler } from './application/demo/provision-demo.handler';
 import { DeleteTrackController } from './application/delete-track/delete-track.controller';
+import { TrackReadyMailer } from './application/email/ready-mailer';
 import { SendEmailController } from './application/email/send-email';
 import { GetTrackController } from './application/get-track/get-track.controller';
 import { GetTrackStatusController } from './application/get-track-status/get-track-status.controller';
@@ -53,6 +54,7 @@ export class AudioModule {
         TrackRealtime,
         ProvisionDemoTrackHandler,
         UnlockTrackHandler,
+        TrackReadyMailer,
       ],
       exports: [TrackCommands],
     };

@@ -146,7 +146,7 @@ describe('the mix sessions read model', () => {
     });
   });
 
-  it('shows a cancelled mix as failed, saying so', () => {
+  it('shows a mix the user cancelled as cancelled, not failed', () => {
     const log = eventLog<MixEvent>({ occurredAt: T0 });
     givenEvents(
       log.record(stream, created),
@@ -154,7 +154,7 @@ describe('the mix sessions read model', () => {
       log.record(stream, { type: 'MixCancelled', data: { jobId: 'j1' } }),
     ).thenDocument('s1', {
       ...session,
-      status: 'FAILED',
+      status: 'CANCELLED',
       jobId: 'j1',
       error: { code: 'PROCESSING.CANCELLED', message: 'The mix was cancelled.' },
     });

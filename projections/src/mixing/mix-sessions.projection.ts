@@ -4,7 +4,7 @@ import { defineProjection, streamId } from '@kora/kernel';
 /** One document per mixing session, with its tracks, settings, status and result files. */
 export const mixSessionsProjection = defineProjection<MixEvent, MixSessionDocument>({
   name: 'mix-sessions',
-  version: 1,
+  version: 2, // 2: a mix the user cancelled is CANCELLED (was FAILED)
   collection: 'mix_sessions',
   indexes: [{ fields: { userId: 1, createdAt: -1 } }],
   handles: MIX_EVENT_TYPES,
@@ -61,7 +61,7 @@ export const mixSessionsProjection = defineProjection<MixEvent, MixSessionDocume
       case 'MixCancelled':
         return {
           ...current,
-          status: 'FAILED',
+          status: 'CANCELLED',
           error: { code: 'PROCESSING.CANCELLED', message: 'The mix was cancelled.' },
           updatedAt: at,
         };

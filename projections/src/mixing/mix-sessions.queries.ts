@@ -3,10 +3,12 @@ import {
   GetMixSession,
   GetMixTrack,
   ListMixSessions,
+  ListRecentMixes,
   type MixSessionDocument,
   type MixTrackDocument,
+  type RecentMixes,
 } from '@kora/mixing/contracts';
-import { findOwned, ReadStore } from '@kora/kernel';
+import { type Filter, findOwned, ReadStore } from '@kora/kernel';
 
 @QueryHandler(GetMixSession)
 export class GetMixSessionHandler implements IQueryHandler<GetMixSession, MixSessionDocument | null> {
@@ -23,6 +25,21 @@ export class ListMixSessionsHandler implements IQueryHandler<ListMixSessions, Mi
     return this.reads
       .collection<MixSessionDocument>('mix_sessions')
       .find({ userId }, { sort: { createdAt: -1 }, limit: 100 });
+  }
+}
+
+@QueryHandler(ListRecentMixes)
+export class ListRecentMixesHandler implements IQueryHandler<ListRecentMixes, RecentMixes> {
+  constructor(private readonly reads: ReadStore) {}
+  async execute({ userId, search, limit }: ListRecentMixes): Promise<RecentMixes> {
+    const where: Filter = { userId };
+    if (search) where.name = { $contains: search };
+    const sessions = this.reads.collection<MixSessionDocument>('mix_sessions');
+    const [found, totalCount] = await Promise.all([
+      limit > 0 ? sessions.find(where, { sort: { createdAt: -1 }, limit }) : Promise.resolve([]),
+      sessions.count(where),
+    ]);
+    return { sessions: found, totalCount };
   }
 }
 

@@ -224,7 +224,7 @@ describe('the tracks read model', () => {
     });
   });
 
-  it('shows a cancelled job as failed, saying so', () => {
+  it('shows a job the user cancelled as cancelled, not failed', () => {
     const log = eventLog<TrackEvent>({ occurredAt: T0 });
     givenEvents(
       log.record(stream, upload()),
@@ -232,7 +232,7 @@ describe('the tracks read model', () => {
       log.record(stream, { type: 'ProcessingCancelled', data: { jobId: 'j1' } }),
     ).thenDocument('t1', {
       ...processing,
-      status: 'FAILED',
+      status: 'CANCELLED',
       error: { code: 'PROCESSING.CANCELLED', message: 'Processing was cancelled.' },
     });
   });

@@ -11,7 +11,9 @@ import { defineProjection, streamId } from '@kora/kernel';
 /** One document per live track: the recent-tracks list, the track screen and the status endpoint. */
 export const tracksProjection = defineProjection<TrackEvent, TrackDocument>({
   name: 'tracks',
-  version: 2, // 2: an unlocked result is MASTER_READY for every service (was COMPLETED for stems and enhancement)
+  // 2: an unlocked result is MASTER_READY for every service (was COMPLETED for stems and enhancement).
+  // 3: a job the user cancelled is CANCELLED (was FAILED).
+  version: 3,
   collection: 'tracks',
   // The list's shapes, in the list's order (newest first, then id): the first page reads ten index entries and
   // the count never opens a document.
@@ -78,7 +80,7 @@ export const tracksProjection = defineProjection<TrackEvent, TrackDocument>({
       case 'ProcessingCancelled':
         return {
           ...next,
-          status: 'FAILED',
+          status: 'CANCELLED',
           error: { code: 'PROCESSING.CANCELLED', message: 'Processing was cancelled.' },
         };
       case 'TrackUnlocked':

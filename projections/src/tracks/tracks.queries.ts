@@ -24,7 +24,7 @@ export class GetTrackHandler implements IQueryHandler<GetTrack, TrackDocument | 
 @QueryHandler(ListTracks)
 export class ListTracksHandler implements IQueryHandler<ListTracks, TrackPage> {
   constructor(private readonly reads: ReadStore) {}
-  async execute({ filter, page, limit }: ListTracks): Promise<TrackPage> {
+  async execute({ filter, page, limit, skip }: ListTracks): Promise<TrackPage> {
     const where: Filter = { userId: filter.userId };
     if (filter.service) where.service = filter.service;
     if (filter.isDemo !== undefined) where.isDemo = filter.isDemo;
@@ -32,7 +32,7 @@ export class ListTracksHandler implements IQueryHandler<ListTracks, TrackPage> {
     if (filter.search) where.filename = { $contains: filter.search };
     const tracks = this.reads.collection<TrackDocument>('tracks');
     const [found, totalCount] = await Promise.all([
-      tracks.find(where, { sort: { createdAt: -1 }, skip: (page - 1) * limit, limit }),
+      limit > 0 ? tracks.find(where, { sort: { createdAt: -1 }, skip: skip ?? (page - 1) * limit, limit }) : [],
       tracks.count(where),
     ]);
     return { tracks: found, totalCount };

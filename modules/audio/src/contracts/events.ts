@@ -10,7 +10,10 @@ export type StemMode = (typeof STEM_MODES)[number];
 export const ENHANCEMENT_PRESETS = ['voice', 'podcast', 'music', 'audio', 'video'] as const;
 export type EnhancementPreset = (typeof ENHANCEMENT_PRESETS)[number];
 
-/** The spec's statuses, in the order a track goes through them. */
+/**
+ * The spec's statuses, in the order a track goes through them, and CANCELLED: a job the user stopped (the spec's
+ * abort), told apart from a failure.
+ */
 export const TRACK_STATUSES = [
   'UPLOADING',
   'PROCESSING',
@@ -23,6 +26,7 @@ export const TRACK_STATUSES = [
   'STEMS_READY',
   'COMPLETED',
   'FAILED',
+  'CANCELLED',
 ] as const;
 export type TrackStatus = (typeof TRACK_STATUSES)[number];
 

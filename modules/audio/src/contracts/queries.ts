@@ -67,6 +67,8 @@ export class ListTracks {
     readonly filter: TrackListFilter,
     readonly page: number,
     readonly limit: number,
+    /** Tracks to pass over before the first one returned, when not `(page - 1) * limit`. */
+    readonly skip?: number,
   ) {}
 }
 

@@ -1,6 +1,6 @@
 import type { Decider } from '@kora/kernel';
 import type { BillingCycle, BillingService, CreditEvent, Money, PackService } from '../contracts/events';
-import { BillingError, insufficientCredits, noSubscription } from './errors';
+import { BillingError, insufficientCredits, packNotFound, packNotRenewing } from './errors';
 
 export interface Pack {
   packId: string;
@@ -45,13 +45,20 @@ export type CreditsCommand =
       /** The instant of the decision (packs are usable in [startDate, endDate)). */
       now: string;
     }
-  | { type: 'CancelRenewal'; now: string }
+  | { type: 'CancelRenewal'; packId: string; now: string }
   | { type: 'ExpireCredits'; now: string }
   | { type: 'RevokeCredits'; paymentId: string };
 
 export const initialCreditsState = (): CreditsState => ({ packs: new Map(), granted: new Set(), unlocked: new Map() });
 
 const left = (pack: Pack): number => pack.credits - pack.used - pack.removed;
+
+/**
+ * Whether a pack renews by itself. Every pack is paid by one order (a PayPal order, an Orange Money payment) and no
+ * recurring payment exists: none renews. (`PackRenewalCancelled`, recorded by earlier versions, changed nothing.)
+ */
+export const packRenews = (_pack: Pick<Pack, 'packId'>): boolean => false;
+
 const usable = (pack: Pack, now: string): boolean => pack.startDate <= now && now < pack.endDate && left(pack) > 0;
 
 /** Credits of a service usable at `now`. */
@@ -147,10 +154,10 @@ export function decideCredits(command: CreditsCommand, state: CreditsState): Cre
       ];
     }
     case 'CancelRenewal': {
-      const active = [...state.packs.values()].filter((pack) => pack.endDate > command.now);
-      if (active.length === 0) throw noSubscription();
-      const packIds = active.filter((pack) => !pack.renewalCancelled).map((pack) => pack.packId);
-      return packIds.length === 0 ? [] : [{ type: 'PackRenewalCancelled', data: { packIds } }];
+      const pack = state.packs.get(command.packId);
+      if (!pack || pack.endDate <= command.now) throw packNotFound();
+      if (!packRenews(pack)) throw packNotRenewing();
+      return pack.renewalCancelled ? [] : [{ type: 'PackRenewalCancelled', data: { packIds: [pack.packId] } }];
     }
     case 'ExpireCredits': {
       const events: CreditEvent[] = [];

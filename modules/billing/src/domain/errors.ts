@@ -18,6 +18,14 @@ export const paymentNotFound = (): BillingError =>
   new BillingError('BILLING.PAYMENT_NOT_FOUND', 'Payment not found', 'not_found');
 export const noSubscription = (): BillingError =>
   new BillingError('BILLING.NO_SUBSCRIPTION', 'You have no active pack.', 'not_found');
+export const packNotFound = (): BillingError =>
+  new BillingError('BILLING.PACK_NOT_FOUND', 'You have no active pack with this id.', 'not_found');
+export const packNotRenewing = (): BillingError =>
+  new BillingError(
+    'BILLING.PACK_NOT_RENEWING',
+    'This pack was paid once and does not renew: there is no renewal to cancel.',
+    'conflict',
+  );
 export const providerUnavailable = (): BillingError =>
   new BillingError(
     'BILLING.PROVIDER_UNAVAILABLE',

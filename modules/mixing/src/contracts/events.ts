@@ -18,7 +18,8 @@ export interface MixTrackFile {
   channels: number;
 }
 
-export type MixSessionStatus = 'CREATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+/** CANCELLED: the user stopped the mix (told apart from a failure). */
+export type MixSessionStatus = 'CREATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 
 export type MixSessionCreated = DomainEvent<
   'MixSessionCreated',

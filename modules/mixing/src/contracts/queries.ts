@@ -35,6 +35,23 @@ export class ListMixSessions {
   constructor(readonly userId: string) {}
 }
 
+/**
+ * The newest `limit` sessions of a user (name containing `search`, any case, when given) and how many match: the
+ * mixing cards of the recent tracks list.
+ */
+export class ListRecentMixes {
+  constructor(
+    readonly userId: string,
+    readonly search: string | null,
+    readonly limit: number,
+  ) {}
+}
+
+export interface RecentMixes {
+  sessions: MixSessionDocument[];
+  totalCount: number;
+}
+
 export class GetMixTrack {
   constructor(
     readonly userId: string,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { clampVolume, gainOf, initialMixer, mixerReducer, type Mixer } from './mixer';
+import { boardGains, clampVolume, gainOf, initialMixer, mixerReducer, type Mixer } from './mixer';
 
 const ids = ['original', 'vocals', 'drums', 'other'];
 const flags = (mixer: Mixer, flag: 'muted' | 'solo') =>
@@ -81,5 +81,39 @@ describe('the mixer (spec §4 mute/solo rules)', () => {
     expect(mixerReducer(soloed, { type: 'reset', ids: ['original', 'guitars'] })).toEqual(
       initialMixer(['original', 'guitars']),
     );
+  });
+});
+
+describe('what the board plays (stems summed, or the reference alone)', () => {
+  const stems = ['vocals', 'drums', 'other'];
+  const mixer = mixerReducer(mixerReducer(initialMixer(stems), { type: 'toggleMute', id: 'vocals' }), {
+    type: 'setVolume',
+    id: 'drums',
+    volume: 0.4,
+  });
+
+  it('plays the audible stems at their gains and never the reference under them', () => {
+    expect(boardGains(initialMixer(stems), stems, 'original', 'stems')).toEqual({
+      vocals: 1,
+      drums: 1,
+      other: 1,
+      original: 0,
+    });
+    expect(boardGains(mixer, stems, 'original', 'stems')).toEqual({ vocals: 0, drums: 0.4, other: 1, original: 0 });
+    const soloed = mixerReducer(mixer, { type: 'toggleSolo', id: 'drums' });
+    expect(boardGains(soloed, stems, 'original', 'stems')).toEqual({ vocals: 0, drums: 0.4, other: 0, original: 0 });
+  });
+
+  it('plays the reference alone, at unity, when it is chosen', () => {
+    expect(boardGains(mixer, stems, 'original', 'reference')).toEqual({
+      vocals: 0,
+      drums: 0,
+      other: 0,
+      original: 1,
+    });
+  });
+
+  it('plays the stems when there is no reference row', () => {
+    expect(boardGains(mixer, stems, undefined, 'stems')).toEqual({ vocals: 0, drums: 0.4, other: 1 });
   });
 });

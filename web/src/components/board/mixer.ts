@@ -75,3 +75,28 @@ export function gainOf(channel: Channel | undefined): number {
   if (!channel || channel.muted) return 0;
   return channel.volume;
 }
+
+/**
+ * What a board plays (an A/B choice, never both at once): the stems (or a mix's tracks) summed at their mixer gains,
+ * or the reference row (the stems board's original, the mixing board's final mix) alone. The reference already holds
+ * every stem, so summing it under them would keep a muted stem audible (the vocals in karaoke) and raise the level.
+ */
+export type Listen = 'stems' | 'reference';
+
+/**
+ * Each row's gain for what is listened to: with `stems`, every stem at `gainOf` (silent when muted, solo included
+ * through the mutes it sets) and the reference silent, so the output is exactly the sum of the audible stems; with
+ * `reference`, the reference alone at unity gain and every stem silent. Rows outside `stems` and `reference` get 0.
+ */
+export function boardGains(
+  mixer: Mixer,
+  stems: readonly string[],
+  reference: string | undefined,
+  listen: Listen,
+): Record<string, number> {
+  const gains: Record<string, number> = Object.fromEntries(
+    stems.map((id) => [id, listen === 'stems' ? gainOf(mixer[id]) : 0]),
+  );
+  if (reference !== undefined) gains[reference] = listen === 'reference' ? 1 : 0;
+  return gains;
+}

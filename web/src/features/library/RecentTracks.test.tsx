@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { useState } from 'react';
 import { type Call, fakeServer, renderRoutes } from '../../test/fakes';
-import type { Track } from './api';
+import type { MixCard, RecentItem, Track } from './api';
 import { RecentTracks } from './RecentTracks';
 
 function track(n: number, overrides: Partial<Track> = {}): Track {
@@ -182,6 +182,71 @@ describe('recent tracks', () => {
         true,
       ),
     );
+  });
+
+  it('shows a mixing session with its own card: name, number of tracks, status, paid, opening the mix', async () => {
+    const mix = (id: string, overrides: Partial<MixCard> = {}): MixCard => ({
+      kind: 'mix',
+      id,
+      service: 'AI_MIXING',
+      name: 'Sabar night',
+      filename: 'Sabar night',
+      trackCount: 3,
+      status: 'COMPLETED',
+      error: null,
+      errorCode: null,
+      unlocked: true,
+      isDemo: false,
+      createdAt: '2026-11-02T12:00:00.000Z',
+      ...overrides,
+    });
+    const items: RecentItem[] = [
+      mix('m1'),
+      mix('m2', { name: 'Abidjan', filename: 'Abidjan', trackCount: 2, status: 'CANCELLED', unlocked: false }),
+      track(1),
+    ];
+    fakeServer({
+      'GET /api/audio/tracks': () => ({ status: 200, body: { tracks: items, totalCount: 3, page: 1, limit: 4 } }),
+    });
+    const onOpenMix = jest.fn();
+    const { onOpen } = render({ onOpenMix });
+    const paid = (await screen.findByText('Sabar night')).closest('li')!;
+    expect(within(paid).getByText(/AI mixing · 3 tracks ·/)).toBeTruthy();
+    expect(within(paid).getByText('Mix ready')).toBeTruthy();
+    expect(within(paid).getByText('Paid')).toBeTruthy();
+    // A session has no delete route: its card offers only to open it.
+    expect(within(paid).queryByRole('button', { name: /Delete/ })).toBeNull();
+    fireEvent.click(within(paid).getByRole('button', { name: 'Open the mix Sabar night' }));
+    expect(onOpenMix).toHaveBeenCalledWith('m1');
+    expect(onOpen).not.toHaveBeenCalled();
+
+    const cancelled = screen.getByText('Abidjan').closest('li')!;
+    expect(within(cancelled).getByText(/AI mixing · 2 tracks ·/)).toBeTruthy();
+    expect(within(cancelled).getByText('Cancelled')).toBeTruthy();
+    expect(within(cancelled).queryByText('Paid')).toBeNull();
+    fireEvent.click(within(cancelled).getByRole('button', { name: 'Open the mix Abidjan' }));
+    expect(onOpenMix).toHaveBeenLastCalledWith('m2');
+  });
+
+  it('tells separations of the same file apart by their stem mode, and a cancelled job from a failed one', async () => {
+    tracks = [
+      track(1, { filename: 'mixture.wav', service: 'STEM_SEPARATION', mode: 'vocals', status: 'STEMS_READY' }),
+      track(2, { filename: 'mixture.wav', service: 'STEM_SEPARATION', mode: 'full', status: 'STEMS_READY' }),
+      track(3, { filename: 'mixture.wav', service: 'STEM_SEPARATION', mode: 'drums', status: 'CANCELLED' }),
+      track(4, { filename: 'mixture.wav', service: 'STEM_SEPARATION', mode: 'guitars', status: 'FAILED' }),
+    ];
+    render();
+    await waitFor(() => expect(names()).toHaveLength(4));
+    const card = (mode: string) => screen.getByText(mode, { exact: false }).closest('li')!;
+    expect(card('2 stems: vocals + the rest')).toBeTruthy();
+    expect(card('4 stems: vocals, drums, bass + the rest')).toBeTruthy();
+    const cancelled = card('2 stems: drums + the rest');
+    expect(within(cancelled).getByText('Cancelled')).toBeTruthy();
+    expect(within(cancelled).queryByText('Failed')).toBeNull();
+    // Nothing to open in a stopped job, as in a failed one; it can still be deleted.
+    expect(within(cancelled).queryByRole('button', { name: /Open/ })).toBeNull();
+    expect(within(cancelled).getByRole('button', { name: 'Delete mixture.wav' })).toBeTruthy();
+    expect(within(card('2 stems: guitars + the rest')).getByText('Failed')).toBeTruthy();
   });
 
   it('shows file names with every HTML tag stripped', async () => {

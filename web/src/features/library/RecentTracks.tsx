@@ -9,8 +9,15 @@ import { pageCount } from '../../lib/pagination';
 import { toastShown } from '../../lib/toast';
 import { useReload } from '../../lib/useReload';
 import { useWindowWidth } from '../../lib/useWindowWidth';
-import { type Track, useCancelTrackMutation, useDeleteTrackMutation, useGetRecentTracksQuery } from './api';
-import { canOpen, displayName, isInProgress, RECENT_PAGE_SIZE, statusKey } from './tracks';
+import {
+  isMixCard,
+  type MixCard,
+  type Track,
+  useCancelTrackMutation,
+  useDeleteTrackMutation,
+  useGetRecentTracksQuery,
+} from './api';
+import { canOpen, displayName, isInProgress, mixStatusKey, RECENT_PAGE_SIZE, statusKey, stemModeKey } from './tracks';
 import { useDebouncedValue } from './useDebouncedValue';
 import './library.css';
 
@@ -22,6 +29,8 @@ type View = 'grid' | 'list';
 
 export interface RecentTracksProps {
   onOpen(track: Track): void;
+  /** Opens a mixing session (the studio's `?mix={id}` address); without it mixing cards show no open button. */
+  onOpenMix?(sessionId: string): void;
   /** The track open in the work area: marked in the list. */
   activeTrackId?: string;
   /** Bumped by the work area (a job started, a result unlocked) to refetch the list. */
@@ -34,10 +43,12 @@ function storedView(): View {
 
 /**
  * The recent tracks (spec §2): search on the file name, refresh, grid or list, 4 per page with the spec's
- * pagination. A track in progress shows cancel instead of open; a failed one cannot be opened; deleting asks first.
- * Demo tracks are not listed. The list follows `track.status` on the socket.
+ * pagination. A track in progress shows cancel instead of open; a failed or cancelled one cannot be opened; deleting
+ * asks first. A stem separation shows its mode. Mixing sessions are listed too, each with its own card (name, number
+ * of tracks, status, paid or not) that opens the mix. Demo tracks are not listed. The list follows `track.status`
+ * and `mix.status` on the socket.
  */
-export function RecentTracks({ onOpen, activeTrackId, refreshSignal = 0 }: RecentTracksProps) {
+export function RecentTracks({ onOpen, onOpenMix, activeTrackId, refreshSignal = 0 }: RecentTracksProps) {
   const { t, i18n } = useTranslation();
   const dispatch = useAppDispatch();
   const titleId = useId();
@@ -108,8 +119,10 @@ export function RecentTracks({ onOpen, activeTrackId, refreshSignal = 0 }: Recen
     body = (
       <ul className={`recent-tracks recent-tracks--${view}`} aria-busy={list.isFetching || undefined}>
         {tracks.map((track) => {
+          if (isMixCard(track)) return <MixCardItem key={track.id} mix={track} onOpen={onOpenMix} />;
           const name = displayName(track.filename);
           const active = track.id === activeTrackId;
+          const mode = track.service === 'STEM_SEPARATION' ? stemModeKey(track.mode) : null;
           return (
             <li
               key={track.id}
@@ -122,6 +135,7 @@ export function RecentTracks({ onOpen, activeTrackId, refreshSignal = 0 }: Recen
                 </p>
                 <p className="recent-track__meta muted">
                   {t(`services.${track.service}.name`, { defaultValue: track.service })} ·{' '}
+                  {mode && <span className="recent-track__mode">{t(mode)} · </span>}
                   {formatDate(track.createdAt, i18n.language)}
                 </p>
                 <span className={`badge recent-track__status recent-track__status--${track.status.toLowerCase()}`}>
@@ -221,5 +235,44 @@ export function RecentTracks({ onOpen, activeTrackId, refreshSignal = 0 }: Recen
         </Modal>
       )}
     </section>
+  );
+}
+
+/** A mixing session's card: its name, how many tracks it mixes, its status, paid or not, and open. */
+function MixCardItem({ mix, onOpen }: { mix: MixCard; onOpen?: (sessionId: string) => void }) {
+  const { t, i18n } = useTranslation();
+  const name = displayName(mix.name);
+  return (
+    <li className="recent-track recent-track--mix">
+      <div className="recent-track__info">
+        <p className="recent-track__name" title={name}>
+          {name}
+        </p>
+        <p className="recent-track__meta muted">
+          {t('services.AI_MIXING.name')} · {t('library.mixTracks', { count: mix.trackCount })} ·{' '}
+          {formatDate(mix.createdAt, i18n.language)}
+        </p>
+        <span className={`badge recent-track__status recent-track__status--${mix.status.toLowerCase()}`}>
+          {t(mixStatusKey(mix.status))}
+        </span>
+        {mix.status === 'COMPLETED' && (
+          <span className={`badge${mix.unlocked ? ' badge--accent' : ' badge--muted'}`}>
+            {t(mix.unlocked ? 'library.mixPaid' : 'library.mixNotPaid')}
+          </span>
+        )}
+      </div>
+      {onOpen && (
+        <div className="recent-track__actions">
+          <button
+            type="button"
+            className="button button--small"
+            aria-label={t('library.openMixNamed', { name })}
+            onClick={() => onOpen(mix.id)}
+          >
+            {t('library.open')}
+          </button>
+        </div>
+      )}
+    </li>
   );
 }

@@ -2,6 +2,7 @@ import { api, type ApiExtra } from '../../lib/api';
 
 /** A track as the server sends it (spec §3, Track/work). */
 export interface Track {
+  kind?: 'track';
   id: string;
   audioId: string;
   filename: string;
@@ -30,6 +31,35 @@ export interface Track {
     master: string | null;
     stems: Record<string, string>;
   };
+}
+
+/** A mixing session as a card of the recent list (opens at `?mix={id}`). */
+export interface MixCard {
+  kind: 'mix';
+  id: string;
+  service: 'AI_MIXING';
+  name: string;
+  filename: string;
+  trackCount: number;
+  /** CREATED, PROCESSING, COMPLETED, FAILED or CANCELLED. */
+  status: string;
+  error: string | null;
+  errorCode: string | null;
+  unlocked: boolean;
+  isDemo: false;
+  createdAt: string;
+}
+
+/** What the recent list shows: the user's tracks and mixing sessions, newest first. */
+export type RecentItem = Track | MixCard;
+
+export const isMixCard = (item: RecentItem): item is MixCard => item.kind === 'mix';
+
+export interface RecentPage {
+  tracks: RecentItem[];
+  totalCount: number;
+  page: number;
+  limit: number;
 }
 
 export interface TrackPage {
@@ -65,14 +95,17 @@ const LIBRARY = { type: 'Library' as const, id: 'LIST' };
 
 export const libraryApi = api.enhanceEndpoints({ addTagTypes: ['Track', 'Library'] }).injectEndpoints({
   endpoints: (build) => ({
-    /** A page of the user's own tracks (demos hidden), newest first; `search` on the file name, any case. */
-    getRecentTracks: build.query<TrackPage, RecentTracksArgs>({
+    /**
+     * A page of the user's own tracks and mixing sessions (demos hidden), newest first; `search` on the file (or
+     * mix) name, any case.
+     */
+    getRecentTracks: build.query<RecentPage, RecentTracksArgs>({
       query: ({ page, limit, search }) => {
         const params = new URLSearchParams({ page: String(page), limit: String(limit) });
         if (search.trim()) params.set('search', search.trim());
         return `/audio/tracks?${params}`;
       },
-      transformResponse: (answer: Partial<TrackPage>, _meta, args) => ({
+      transformResponse: (answer: Partial<RecentPage>, _meta, args) => ({
         tracks: answer.tracks ?? [],
         totalCount: answer.totalCount ?? answer.tracks?.length ?? 0,
         page: answer.page ?? args.page,
@@ -93,9 +126,11 @@ export const libraryApi = api.enhanceEndpoints({ addTagTypes: ['Track', 'Library
         }
         const refresh = () => dispatch(libraryApi.util.invalidateTags([TRACK_LIST, LIBRARY]));
         const offStatus = realtime.on('track.status', refresh);
+        const offMix = realtime.on('mix.status', refresh);
         const offResync = realtime.on('resync', refresh);
         await cacheEntryRemoved;
         offStatus();
+        offMix();
         offResync();
       },
     }),

@@ -16,15 +16,30 @@ export const KNOWN_STATUSES: readonly string[] = [
   'STEMS_READY',
   'COMPLETED',
   'FAILED',
+  'CANCELLED',
 ];
 
 export function isInProgress(status: string): boolean {
   return IN_PROGRESS_STATUSES.includes(status);
 }
 
-/** A finished track opens; one in progress shows cancel instead, and a failed one cannot be opened. */
+/** A finished track opens; one in progress shows cancel instead, and a failed or cancelled one cannot be opened. */
 export function canOpen(status: string): boolean {
-  return !isInProgress(status) && status !== 'FAILED';
+  return !isInProgress(status) && status !== 'FAILED' && status !== 'CANCELLED';
+}
+
+/** A mixing session's statuses with a label; a session opens whatever its status (it can be mixed again). */
+export const MIX_STATUSES: readonly string[] = ['CREATED', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'];
+
+export function mixStatusKey(status: string): string {
+  return `library.mixStatus.${MIX_STATUSES.includes(status) ? status : 'PROCESSING'}`;
+}
+
+/** The stem modes (spec §3) with a label saying what each separates. */
+export const STEM_MODES: readonly string[] = ['vocals', 'drums', 'guitars', 'full'];
+
+export function stemModeKey(mode: string | null | undefined): string | null {
+  return mode && STEM_MODES.includes(mode) ? `library.stemMode.${mode}` : null;
 }
 
 /** The translation key of a status label. */

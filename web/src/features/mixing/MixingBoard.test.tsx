@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
@@ -115,11 +115,11 @@ describe('MixingBoard', () => {
     setup();
     await loaded(4);
     await user.click(screen.getByRole('button', { name: 'Play' }));
-    expect(gains()).toEqual({ mix: 1, k: 1, v: 1, b: 1 });
+    expect(gains()).toEqual({ mix: 0, k: 1, v: 1, b: 1 });
 
     await user.click(screen.getByRole('button', { name: 'Solo lead vocal.wav' }));
     expect(pressed('Mute lead vocal.wav')).toBe('false');
-    for (const name of ['FINAL MIX', 'Kick 808.wav', 'bass line.wav']) expect(pressed(`Mute ${name}`)).toBe('true');
+    for (const name of ['Kick 808.wav', 'bass line.wav']) expect(pressed(`Mute ${name}`)).toBe('true');
     expect(gains()).toEqual({ mix: 0, k: 0, v: 1, b: 0 });
 
     // Soloing another moves the solo; un-soloing unmutes all others.
@@ -127,7 +127,7 @@ describe('MixingBoard', () => {
     expect(pressed('Solo lead vocal.wav')).toBe('false');
     expect(pressed('Mute lead vocal.wav')).toBe('true');
     await user.click(screen.getByRole('button', { name: 'Solo Kick 808.wav' }));
-    expect(gains()).toEqual({ mix: 1, k: 1, v: 1, b: 1 });
+    expect(gains()).toEqual({ mix: 0, k: 1, v: 1, b: 1 });
 
     // Unmuting a soloed track clears solo on the others.
     await user.click(screen.getByRole('button', { name: 'Solo bass line.wav' }));
@@ -140,10 +140,44 @@ describe('MixingBoard', () => {
     await user.click(screen.getByRole('button', { name: 'Play FINAL MIX alone' }));
     expect(gains()).toEqual({ mix: 1, k: 0, v: 0, b: 0 });
     await user.click(screen.getByRole('button', { name: 'Reset' }));
-    for (const name of ['FINAL MIX', 'Kick 808.wav', 'lead vocal.wav', 'bass line.wav']) {
+    for (const name of ['Kick 808.wav', 'lead vocal.wav', 'bass line.wav']) {
       expect(pressed(`Mute ${name}`)).toBe('false');
       expect(pressed(`Solo ${name}`)).toBe('false');
     }
+  });
+
+  it('plays the audible tracks without the final mix under them, and the final mix alone as the A/B choice', async () => {
+    const user = userEvent.setup();
+    setup();
+    await loaded(4);
+    const final = screen.getAllByRole('listitem').find((row) => row.getAttribute('data-row') === 'final');
+    // The final mix is the reference, not a channel of the sum: its own play, no mute, solo or volume.
+    expect(
+      within(final as HTMLElement)
+        .queryAllByRole('button')
+        .map((button) => button.getAttribute('aria-label')),
+    ).toEqual(['Play FINAL MIX alone']);
+    expect(within(final as HTMLElement).queryByRole('slider')).toBeNull();
+    const listen = within(screen.getByRole('group', { name: 'Listen to' }));
+    expect(listen.getByRole('button', { name: 'Tracks' }).getAttribute('aria-pressed')).toBe('true');
+
+    await user.click(screen.getByRole('button', { name: 'Play' }));
+    await user.click(screen.getByRole('button', { name: 'Mute lead vocal.wav' }));
+    expect(gains()).toEqual({ mix: 0, k: 1, v: 0, b: 1 });
+    await user.click(listen.getByRole('button', { name: 'Final mix' }));
+    expect(gains()).toEqual({ mix: 1, k: 0, v: 0, b: 0 });
+    await user.click(listen.getByRole('button', { name: 'Tracks' }));
+    expect(gains()).toEqual({ mix: 0, k: 1, v: 0, b: 1 });
+
+    // A track played alone, then the switch: play is the board again, on the choice.
+    await user.click(screen.getByRole('button', { name: 'Play Kick 808.wav alone' }));
+    expect(gains()).toEqual({ mix: 0, k: 1, v: 0, b: 0 });
+    await user.click(listen.getByRole('button', { name: 'Final mix' }));
+    expect(gains()).toEqual({ mix: 1, k: 0, v: 0, b: 0 });
+    expect(screen.getByRole('button', { name: 'Pause' })).toBeTruthy();
+    // Reset goes back to the tracks.
+    await user.click(screen.getByRole('button', { name: 'Reset' }));
+    expect(listen.getByRole('button', { name: 'Tracks' }).getAttribute('aria-pressed')).toBe('true');
   });
 
   it('shows the final title and enables Download All once unlocked', async () => {

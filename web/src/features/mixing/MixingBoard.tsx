@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'r
 import { useTranslation } from 'react-i18next';
 import { TRACK_PALETTE } from '../../components/board/colours';
 import { StemsEngine } from '../../components/board/engine';
-import { gainOf, initialMixer, mixerReducer, type Mixer } from '../../components/board/mixer';
+import { boardGains, initialMixer, type Listen, mixerReducer, type Mixer } from '../../components/board/mixer';
 import { peaksOf } from '../../components/board/peaks';
 import { ChannelControls, type RowLoad, RowWave } from '../../components/board/RowParts';
 import type { WaveformHandle } from '../../components/board/Waveform';
@@ -25,11 +25,21 @@ export interface MixingBoardProps {
   fetchAudio(url: string): Promise<Blob>;
 }
 
-/** The gains the engine plays: the mixer's, or only one row's while it is played alone. */
-export function playingGains(mixer: Mixer, ids: readonly string[], alone: string | null): Record<string, number> {
-  return Object.fromEntries(
-    ids.map((id) => [id, alone === null ? gainOf(mixer[id]) : id === alone ? (mixer[id]?.volume ?? 1) : 0]),
-  );
+/**
+ * The gains the engine plays. Play: the audible tracks summed at their mixer gains, or the final mix alone (the A/B
+ * choice; the final mix is never summed under the tracks, it already holds them). A row's own play: that row alone,
+ * a track at its volume, the final mix at unity.
+ */
+export function playingGains(
+  mixer: Mixer,
+  tracks: readonly string[],
+  finalId: string | undefined,
+  listen: Listen,
+  alone: string | null,
+): Record<string, number> {
+  if (alone === null) return boardGains(mixer, tracks, finalId, listen);
+  const ids = finalId === undefined ? tracks : [finalId, ...tracks];
+  return Object.fromEntries(ids.map((id) => [id, id !== alone ? 0 : id === finalId ? 1 : (mixer[id]?.volume ?? 1)]));
 }
 
 function createAudioContext(): AudioContext | null {
@@ -53,7 +63,8 @@ function safeName(name: string): string {
 /**
  * The mixing board (spec §2): "Preview Mix: {name}" or "Final Mix: {name}", the final mix row first, one row per
  * track with its waveform, mute, solo, volume and play; global play/pause, skip 5 s, reset; "Download All" once the
- * mix is unlocked. Each track's row also shows what the mixer decided for it.
+ * mix is unlocked. Each track's row also shows what the mixer decided for it. Play plays the audible tracks summed,
+ * or the final mix alone (an A/B switch on the same clock); never the final mix under the tracks.
  */
 export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio }: MixingBoardProps) {
   const { t } = useTranslation('mixing');
@@ -61,8 +72,10 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
   const ids = useMemo(() => rows.map((row) => row.trackId), [rows]);
   // After ordering, the final mix (when there is one) is the first row, and only that one.
   const finalId = finalMixIndex(rows) === 0 ? rows[0]?.trackId : undefined;
+  const tracks = useMemo(() => ids.filter((id) => id !== finalId), [ids, finalId]);
   const rowsKey = rows.map((row) => `${row.trackId}=${row.url}`).join('\n');
-  const [mixer, dispatch] = useReducer(mixerReducer, ids, initialMixer);
+  const [mixer, dispatch] = useReducer(mixerReducer, tracks, initialMixer);
+  const [listen, setListen] = useState<Listen>('stems');
   const [loads, setLoads] = useState<Record<string, RowLoad>>({});
   const [unsupported, setUnsupported] = useState(false);
   const [playing, setPlaying] = useState(false);
@@ -75,7 +88,7 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
   const engine = useRef<StemsEngine | null>(null);
   const waveforms = useRef(new Map<string, WaveformHandle>());
   const gainsNow = useRef<Record<string, number>>({});
-  gainsNow.current = playingGains(mixer, ids, alone);
+  gainsNow.current = playingGains(mixer, tracks, finalId, listen, alone);
   const fetchNow = useRef(fetchAudio);
   fetchNow.current = fetchAudio;
   // Each stream is fetched once per URL (spec §7: mixing audio is cached in the browser); "Download All" reuses them.
@@ -91,9 +104,10 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
   }, []);
 
   useEffect(() => {
-    dispatch({ type: 'reset', ids });
+    dispatch({ type: 'reset', ids: tracks });
+    setListen('stems');
     setAlone(null);
-  }, [ids]);
+  }, [tracks]);
 
   const showTime = useCallback((seconds: number) => {
     for (const waveform of waveforms.current.values()) waveform.setTime(seconds);
@@ -142,9 +156,9 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
   }, [rowsKey, fetchOnce, showTime]);
 
   useEffect(() => {
-    const gains = playingGains(mixer, ids, alone);
+    const gains = playingGains(mixer, tracks, finalId, listen, alone);
     for (const id of ids) engine.current?.setLevel(id, gains[id] ?? 0);
-  }, [mixer, ids, alone]);
+  }, [mixer, ids, tracks, finalId, listen, alone]);
 
   useEffect(() => {
     if (!playing) return;
@@ -174,7 +188,7 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
     const player = engine.current;
     if (!player) return;
     setAlone(only);
-    const gains = playingGains(mixer, ids, only);
+    const gains = playingGains(mixer, tracks, finalId, listen, only);
     for (const id of ids) player.setLevel(id, gains[id] ?? 0);
     await player.play();
     setPlaying(player.isPlaying);
@@ -190,7 +204,8 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
   const reset = () => {
     pause();
     seek(0);
-    dispatch({ type: 'reset', ids });
+    dispatch({ type: 'reset', ids: tracks });
+    setListen('stems');
     setAlone(null);
   };
 
@@ -292,6 +307,24 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
         <span className="stems-board__time" aria-hidden="true">
           {time}
         </span>
+        {finalId !== undefined && (
+          <div className="segmented stems-board__listen" role="group" aria-label={t('board.listen')}>
+            {(['stems', 'reference'] as const).map((option) => (
+              <button
+                key={option}
+                type="button"
+                aria-pressed={listen === option}
+                onClick={() => {
+                  setListen(option);
+                  // A row played alone gives way to the choice: it is what play plays from now on.
+                  setAlone(null);
+                }}
+              >
+                {t(option === 'stems' ? 'board.listenTracks' : 'board.listenFinal')}
+              </button>
+            ))}
+          </div>
+        )}
       </div>
 
       <ul className="stems-board__rows" aria-label={t('board.rows')}>
@@ -325,7 +358,7 @@ export function MixingBoard({ sessionId, name, unlocked, rows: given, fetchAudio
                 >
                   {rowPlaying ? '❚❚' : '▶'}
                 </button>
-                <ChannelControls id={row.trackId} label={label} channel={channel} dispatch={dispatch} />
+                {!final && <ChannelControls id={row.trackId} label={label} channel={channel} dispatch={dispatch} />}
               </div>
               <RowWave
                 load={load}

@@ -119,19 +119,28 @@ describe('the payment unlock screen', () => {
     expect(server.calls.some((call) => call.path === '/api/audio/track/track-1/status')).toBe(true);
   });
 
-  it('offers the pack purchase instead of a credit when none is left (or no subscription)', async () => {
+  it('offers the packs instead of "Use a credit" when no credit is left (or no subscription)', async () => {
     for (const remaining of [0, null]) {
       const { server } = setup({ remaining });
       await screen.findByText('No credit left for this service.');
-      await userEvent.click(screen.getByRole('button', { name: 'Use a credit' }));
-      const dialog = await screen.findByRole('dialog', { name: 'Use a credit' });
-      expect(within(dialog).queryByRole('list')).toBeNull();
-      expect(within(dialog).getByRole('link', { name: 'See the packs' }).getAttribute('href')).toBe(
+      expect(screen.queryByRole('button', { name: 'Use a credit' })).toBeNull();
+      expect(screen.getByRole('link', { name: 'See the packs' }).getAttribute('href')).toBe(
         '/accountSettings?section=plans&service=AI_MASTERING#plansSection',
       );
+      expect(screen.getByRole('button', { name: 'Pay for this track' })).toHaveProperty('disabled', false);
       expect(server.calls.some((call) => call.method === 'POST')).toBe(false);
-      document.body.innerHTML = '';
+      cleanup();
     }
+  });
+
+  it('never offers a credit or a pack on a mix: AI mixing has no packs, the mix is paid on its own', async () => {
+    // Credits of other services do not count for a mix.
+    setup({ remaining: 3, track: { id: 'mix-1', service: 'AI_MIXING', filename: 'Sabar' } });
+    await screen.findByText('There are no credit packs for AI mixing: each mix is paid on its own.');
+    expect(screen.queryByRole('button', { name: 'Use a credit' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'See the packs' })).toBeNull();
+    expect(screen.queryByText('No credit left for this service.')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Pay for this mix' })).toHaveProperty('disabled', false);
   });
 
   it('disables every payment action on a demo track', async () => {

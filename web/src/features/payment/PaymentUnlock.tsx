@@ -17,7 +17,7 @@ import {
   useUnlockMasterMutation,
 } from './api';
 import { type CheckoutOrder, ErrorBanner, OrangeMoneyModal, PaymentMethods, useCheckout } from './Checkout';
-import { canUseCredit, unlockLimits, waitForMaster } from './rules';
+import { canUseCredit, resultDownloadable, unlockLimits, waitForMaster } from './rules';
 import './payment.css';
 
 export interface PaymentUnlockProps {
@@ -26,6 +26,9 @@ export interface PaymentUnlockProps {
 }
 
 const LOCKED = new Set(['PREVIEW_READY', 'STEMS_READY']);
+
+/** The services credit packs are sold for (the spec's plans): AI mixing has none, each mix is paid on its own. */
+const PACK_SERVICES = new Set(['AI_MASTERING', 'STEM_SEPARATION', 'AUDIO_ENHANCEMENT']);
 
 export const plansLink = (service: string) =>
   `/accountSettings?section=plans&service=${encodeURIComponent(service)}#plansSection`;
@@ -72,8 +75,29 @@ export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
       alive.current = false;
     };
   }, []);
+  // The socket's word on this track (its status in the studio's cache) cuts the wait between two questions short.
+  const wake = useRef<(() => void) | null>(null);
+  useEffect(() => {
+    wake.current?.();
+  }, [track.status, track.unlocked]);
+  const sleep = useCallback(
+    (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          if (wake.current === done) wake.current = null;
+          resolve();
+        }
+        wake.current = done;
+      }),
+    [],
+  );
 
-  /** After the payment or the credit: the track until its master is ready (2 s, 60 tries; then 10 for the URL). */
+  /**
+   * After the payment or the credit: the track until its result downloads (asked at once, then on each word of the
+   * socket about it, at least every 2 s: 60 tries, then 10 for the downloads).
+   */
   const awaitMaster = useCallback(async (): Promise<string | null> => {
     setUnlocking(true);
     try {
@@ -88,10 +112,10 @@ export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
                 return session.status === 'FAILED' ? 'FAILED' : session.unlocked ? 'MASTER_READY' : session.status;
               }
             : async () => (await askStatus(track.id).unwrap()).status,
-          hasMaster: mixing
+          downloadable: mixing
             ? async () => (await mixUnlocked()).unlocked
-            : async () => Boolean((await askMaster(track.id).unwrap()).masterUrl),
-          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+            : async () => resultDownloadable(await askMaster(track.id).unwrap()),
+          sleep,
           cancelled: () => !alive.current,
         },
         unlockLimits(track.service),
@@ -106,7 +130,7 @@ export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
     } finally {
       if (alive.current) setUnlocking(false);
     }
-  }, [askMaster, askMix, askStatus, onUnlocked, track.id, track.service]);
+  }, [askMaster, askMix, askStatus, onUnlocked, sleep, track.id, track.service]);
 
   const checkout = useCheckout(async (paymentId) => {
     // The payment unlocks the track by itself; asking again with it is harmless and quicker when it is done.
@@ -148,6 +172,11 @@ export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
   const remaining = credits.data?.remaining[track.service];
   const hasCredit = canUseCredit(remaining);
   const demo = track.isDemo;
+  const mix = track.service === 'AI_MIXING';
+  const packs = PACK_SERVICES.has(track.service);
+  // "Use a credit" only where a credit of the service can be used: with none left, the packs are offered instead
+  // (spec §5); for a service without packs, only the payment.
+  const creditButton = packs && (demo || credits.isLoading || hasCredit);
   const amount = plan.data ? planPrice(plan.data, currency) : null;
   const order: CheckoutOrder = {
     paymentType: 'TRACK',
@@ -161,34 +190,47 @@ export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
     <section className="payment-options" aria-labelledby="payment-options-title">
       <ErrorBanner error={checkout.error} onClose={checkout.dismissError} />
       <h3 id="payment-options-title">{t('payment:options.title')}</h3>
-      <p className="muted">{t(demo ? 'payment:options.demo' : 'payment:options.intro')}</p>
+      <p className="muted">
+        {t(demo ? 'payment:options.demo' : mix ? 'payment:options.introMix' : 'payment:options.intro')}
+      </p>
       {unlocking && (
         <p className="payment-progress" role="status">
           {t('payment:unlocking')}
         </p>
       )}
       <div className="payment-options__actions">
+        {creditButton && (
+          <button
+            type="button"
+            className="button"
+            disabled={demo || locked || credits.isLoading}
+            onClick={() => setCreditOpen(true)}
+          >
+            {t('payment:options.useCredit')}
+          </button>
+        )}
         <button
           type="button"
-          className="button"
-          disabled={demo || locked || credits.isLoading}
-          onClick={() => setCreditOpen(true)}
-        >
-          {t('payment:options.useCredit')}
-        </button>
-        <button
-          type="button"
-          className="button button--ghost"
+          className={creditButton ? 'button button--ghost' : 'button'}
           disabled={demo || locked}
           onClick={() => setPanelOpen(true)}
         >
-          {t('payment:options.payTrack')}
+          {t(mix ? 'payment:options.payMix' : 'payment:options.payTrack')}
         </button>
+        {packs && !creditButton && (
+          <Link className="button button--ghost" to={plansLink(track.service)}>
+            {t('payment:credit.buyPack')}
+          </Link>
+        )}
       </div>
-      {credits.isError && <p className="field__error">{t('payment:errors.credits')}</p>}
+      {packs && credits.isError && <p className="field__error">{t('payment:errors.credits')}</p>}
       {!credits.isLoading && !demo && (
         <p className="muted">
-          {hasCredit ? t('payment:options.creditsLeft', { count: remaining ?? 0 }) : t('payment:options.noCredits')}
+          {!packs
+            ? t('payment:options.noPacks')
+            : hasCredit
+              ? t('payment:options.creditsLeft', { count: remaining ?? 0 })
+              : t('payment:options.noCredits')}
         </p>
       )}
 

@@ -128,7 +128,10 @@ const paymentApi = api.injectEndpoints({
     trackStatus: build.mutation<{ status: string }, string>({
       query: (id) => ({ url: `/audio/track/${encodeURIComponent(id)}/status?_=${Date.now()}`, method: 'GET' }),
     }),
-    trackMaster: build.mutation<{ masterUrl: string | null; unlocked: boolean }, string>({
+    trackMaster: build.mutation<
+      { masterUrl: string | null; unlocked: boolean; stems?: Record<string, string> },
+      string
+    >({
       query: (id) => ({ url: `/audio/track/${encodeURIComponent(id)}?_=${Date.now()}`, method: 'GET' }),
     }),
     /** A mix session after its payment: unlocked once the payment is granted (its final mix then streams). */

@@ -9,6 +9,7 @@ import {
   startCooldown,
   type UnlockProbe,
   unlockLimits,
+  resultDownloadable,
   waitForMaster,
   yearlyPrice,
 } from './rules';
@@ -101,7 +102,7 @@ function probe(statuses: Array<string | Error>, masterAfter = 0) {
       if (next instanceof Error) throw next;
       return next;
     },
-    async hasMaster() {
+    async downloadable() {
       calls.master += 1;
       return calls.master > masterAfter;
     },
@@ -111,6 +112,15 @@ function probe(statuses: Array<string | Error>, masterAfter = 0) {
   };
   return { fake, calls };
 }
+
+describe('what counts as downloadable after an unlock', () => {
+  it('a master, or the stems of a separation (which has no master), once unlocked', () => {
+    expect(resultDownloadable({ unlocked: true, masterUrl: '/m', stems: {} })).toBe(true);
+    expect(resultDownloadable({ unlocked: true, masterUrl: null, stems: { vocals: '/v', original: '/o' } })).toBe(true);
+    expect(resultDownloadable({ unlocked: false, masterUrl: null, stems: { vocals: '/v' } })).toBe(false);
+    expect(resultDownloadable({ unlocked: true, masterUrl: null, stems: {} })).toBe(false);
+  });
+});
 
 describe('the polling after a payment or a credit (spec §4, §9)', () => {
   it('polls every 2 s until MASTER_READY, then finds the master', async () => {
@@ -130,13 +140,18 @@ describe('the polling after a payment or a credit (spec §4, §9)', () => {
     await expect(waitForMaster(fake)).resolves.toBe('failed');
     expect(calls.status).toBe(2);
   });
-  it('waits for the master address up to 10 retries, then times out', async () => {
+  it('waits for the downloads up to 10 retries, then times out', async () => {
     const late = probe(['MASTER_READY'], 10);
     await expect(waitForMaster(late.fake)).resolves.toBe('ready');
     expect(late.calls.master).toBe(11);
     const never = probe(['MASTER_READY'], 99);
     await expect(waitForMaster(never.fake)).resolves.toBe('timeout');
     expect(never.calls.master).toBe(1 + PAYMENT_LIMITS.masterRetries);
+  });
+  it('asks nothing more once the first answers say the result downloads (an unlock answers when it does)', async () => {
+    const { fake, calls } = probe(['MASTER_READY']);
+    await expect(waitForMaster(fake)).resolves.toBe('ready');
+    expect(calls).toEqual({ status: 1, master: 1, slept: [] });
   });
   it('polls a mix at most 30 times, then its final mix 3 more times', async () => {
     const { fake, calls } = probe(['PROCESSING']);

@@ -87,16 +87,34 @@ export type UnlockOutcome = 'ready' | 'failed' | 'timeout';
 export interface UnlockProbe {
   /** The track's status (`GET /api/audio/track/{id}/status`). */
   status(): Promise<string>;
-  /** Whether the track now has its master's address (`GET /api/audio/track/{id}`). */
-  hasMaster(): Promise<boolean>;
+  /** Whether the full result can now be downloaded (`GET /api/audio/track/{id}`: see `resultDownloadable`). */
+  downloadable(): Promise<boolean>;
+  /** Waits `ms` at most before asking again; resolves sooner when the socket reports a change of the track. */
   sleep(ms: number): Promise<void>;
   /** Stops early (the view went away). */
   cancelled?(): boolean;
 }
 
+/** A track as `GET /api/audio/track/{id}` shows it, as far as its downloads go. */
+export interface DownloadableView {
+  unlocked: boolean;
+  masterUrl: string | null;
+  stems?: Record<string, string>;
+}
+
+/**
+ * Whether the full result can be downloaded: unlocked, with its master (mastering, enhancement) or its stems (a stem
+ * separation has stems and no master; locked, its stems are the previews).
+ */
+export function resultDownloadable(view: DownloadableView): boolean {
+  return view.unlocked && (view.masterUrl !== null || Object.keys(view.stems ?? {}).length > 0);
+}
+
 /**
  * Spec §4, after a payment or a credit: the status every 2 s, up to 60 tries, until the track is MASTER_READY (or
- * COMPLETED); FAILED stops. Then the master's address, up to 10 tries 2 s apart. A failed request counts as a try.
+ * COMPLETED); FAILED stops. Then its downloads, up to 10 tries 2 s apart. A failed request counts as a try. The
+ * first question is asked at once: an unlock answers once its result can be downloaded, and a payment's grant
+ * reaches the socket, which cuts the wait short (`sleep`).
  */
 export async function waitForMaster(
   probe: UnlockProbe,
@@ -116,7 +134,7 @@ export async function waitForMaster(
   if (!ready) return 'timeout';
   for (let attempt = 0; attempt <= limits.masterRetries; attempt += 1) {
     if (probe.cancelled?.()) return 'timeout';
-    if (await probe.hasMaster().catch(() => false)) return 'ready';
+    if (await probe.downloadable().catch(() => false)) return 'ready';
     if (attempt < limits.masterRetries) await probe.sleep(limits.statusPollMs);
   }
   return 'timeout';

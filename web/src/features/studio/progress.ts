@@ -58,7 +58,7 @@ export interface ProcessingSnapshot {
 export function processingPercent(snapshot: ProcessingSnapshot): number {
   const { status, startedAt, now, estimatedCompletion, serverProgress, previous, service } = snapshot;
   if (isResult(status)) return 100;
-  if (status === 'FAILED') return previous;
+  if (status === 'FAILED' || status === 'CANCELLED') return previous;
   const estimate = estimatedCompletion ? Date.parse(estimatedCompletion) : Number.NaN;
   const hasEstimate = Number.isFinite(estimate);
   const cap = hasEstimate ? 99 : 80;

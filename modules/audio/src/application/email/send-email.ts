@@ -14,13 +14,15 @@ import {
 import { type AuthenticatedUser, CommandContexts, CurrentUser, Public, sendBlob } from '@kora/kernel/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { stemFile } from '../../contracts/files';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { GetTrack, type TrackDocument } from '../../contracts/queries';
-import { ResultNotReadyError, TrackNotFoundError } from '../../domain/errors';
+import { ResultNotReadyError, TrackLockedError, TrackNotFoundError } from '../../domain/errors';
 import { AUDIO_OPTIONS, type AudioOptions } from '../audio-options';
 import { TrackCommands } from '../track-commands';
 import { stripTags } from '../tracks/track-view';
 import { resultMail } from './result-mail';
+import { needsUnlock, offeredDownloads, STEMS_ZIP } from './result-links';
+import { stemsZipEntries, zipBlobs, zipLength } from './stems-zip';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
@@ -102,17 +104,24 @@ export class SendEmailController {
       new GetTrack(user.userId, body.trackId as string),
     );
     if (!track) throw new TrackNotFoundError();
-    const files = track.unlocked ? (track.stems.length > 0 ? track.stems.map(stemFile) : ['master']) : ['preview'];
-    if (!files.every((file) => Object.hasOwn(track.files, file) && track.files[file])) throw new ResultNotReadyError();
-    const now = this.clock.now();
-    const expires = new Date(now.getTime() + LINK_DAYS * 24 * 60 * 60 * 1000);
-    const links = files.map((file) => ({
-      label: file.replace(/^stem-/, ''),
-      url: `${this.options.publicUrl}/api/audio/download/${signLink({ t: track._id, u: user.userId, f: file, e: Math.floor(expires.getTime() / 1000) }, this.options.linkSecret)}`,
-    }));
     const preferences = await this.queries.execute<GetPreferences, PreferencesDocument | null>(
       new GetPreferences(user.userId),
     );
+    const language = preferences?.language ?? 'fr';
+    // Unlocked: every download the result screen offers (both WAV masters, the enhanced file, or each stem and the
+    // zip); locked: the free preview.
+    const offered = track.unlocked
+      ? await offeredDownloads(this.blobs, track)
+      : [{ file: 'preview', label: { en: 'Preview', fr: 'Aperçu' } }];
+    if (offered.length === 0 || !offered.every((entry) => entry.file === STEMS_ZIP || track.files[entry.file])) {
+      throw new ResultNotReadyError();
+    }
+    const now = this.clock.now();
+    const expires = new Date(now.getTime() + LINK_DAYS * 24 * 60 * 60 * 1000);
+    const links = offered.map((entry) => ({
+      label: entry.label[language],
+      url: `${this.options.publicUrl}/api/audio/download/${signLink({ t: track._id, u: user.userId, f: entry.file, e: Math.floor(expires.getTime() / 1000) }, this.options.linkSecret)}`,
+    }));
     await this.tracks.execute(
       track._id,
       {
@@ -122,9 +131,7 @@ export class SendEmailController {
       },
       this.contexts.forUser(user.userId),
     );
-    await this.mailer.send(
-      resultMail(recipient, preferences?.language ?? 'fr', stripTags(track.filename), track.unlocked, links, expires),
-    );
+    await this.mailer.send(resultMail(recipient, language, stripTags(track.filename), track.unlocked, links, expires));
     return { success: true, expiresAt: expires.toISOString() };
   }
 
@@ -141,10 +148,33 @@ export class SendEmailController {
     if (!claims) throw new TrackNotFoundError();
     if (claims.e * 1000 < this.clock.now().getTime()) throw new LinkExpiredError();
     const track = await this.queries.execute<GetTrack, TrackDocument | null>(new GetTrack(claims.u, claims.t));
-    const key = track && Object.hasOwn(track.files, claims.f) ? track.files[claims.f] : undefined;
-    if (!track || !key) throw new TrackNotFoundError();
+    if (!track) throw new TrackNotFoundError();
+    // A link never gives more than the track gives its owner: the full result only once unlocked.
+    if (needsUnlock(claims.f) && !track.unlocked) throw new TrackLockedError();
+    const base = stripTags(track.filename).replace(/\.[^.]*$/, '') || 'kora';
+    if (claims.f === STEMS_ZIP) {
+      const entries = await stemsZipEntries(this.blobs, track);
+      if (!entries) throw new TrackNotFoundError();
+      const filename = `${base}_stems.zip`.replace(/["\\\r\n]/g, '');
+      reply.headers({
+        'content-type': 'application/zip',
+        'content-length': String(zipLength(entries)),
+        'cache-control': 'private, max-age=0, must-revalidate',
+        'content-disposition': `attachment; filename="${filename.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+      });
+      if (request.method === 'HEAD') {
+        reply.hijack();
+        reply.raw.writeHead(200, reply.getHeaders() as OutgoingHttpHeaders);
+        reply.raw.end();
+        return;
+      }
+      await reply.code(200).send(zipBlobs(this.blobs, entries, this.clock.now()));
+      return;
+    }
+    const key = Object.hasOwn(track.files, claims.f) ? track.files[claims.f] : undefined;
+    if (!key) throw new TrackNotFoundError();
     await sendBlob(this.blobs, key, request, reply, {
-      filename: `${stripTags(track.filename).replace(/\.[^.]*$/, '') || 'kora'}_${claims.f.replace(/^stem-/, '')}`,
+      filename: `${base}_${claims.f.replace(/^stem-/, '')}`,
       download: true,
     });
   }

@@ -59,7 +59,7 @@ function statusOf(
     case 'ProcessingFailed':
       return { status: 'FAILED', progress: null, error: event.data.message };
     case 'ProcessingCancelled':
-      return { status: 'FAILED', progress: null, error: 'Processing was cancelled.' };
+      return { status: 'CANCELLED', progress: null, error: 'Processing was cancelled.' };
     case 'MasterReady':
       return { status: resultStatus(event.data.service, true), progress: 1, error: null };
     case 'TrackDeleted':

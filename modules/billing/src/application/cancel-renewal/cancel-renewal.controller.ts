@@ -1,7 +1,7 @@
-import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CLOCK, type Clock } from '@kora/kernel';
+import { CLOCK, type Clock, ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import { type CreditAccountDocument, GetCreditAccount } from '../../contracts/queries';
 import { subscriptionView } from '../current-subscription/current-subscription.controller';
@@ -22,12 +22,18 @@ export class CancelRenewalController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'SubscriptionsController_cancel',
-    summary: 'Stop the renewal offer; the credits stay usable until each pack’s end date',
+    summary:
+      'Stop the renewal of one pack (`packId`); its credits stay usable until its end date. A pack paid once ' +
+      '(every pack today) does not renew: 409 BILLING.PACK_NOT_RENEWING',
   })
-  async cancel(@CurrentUser() user: AuthenticatedUser) {
+  async cancel(@CurrentUser() user: AuthenticatedUser, @Body() body: { packId?: unknown } | undefined) {
+    const packId = body?.packId;
+    if (typeof packId !== 'string' || !packId.trim()) {
+      throw new ValidationFailedError({ packId: 'BILLING.PACK_REQUIRED' }, 'A pack is required.');
+    }
     await this.ledger.credits(
       user.userId,
-      { type: 'CancelRenewal', now: this.clock.now().toISOString() },
+      { type: 'CancelRenewal', packId, now: this.clock.now().toISOString() },
       this.contexts.forUser(user.userId),
     );
     const doc = await this.queries.execute<GetCreditAccount, CreditAccountDocument | null>(

@@ -5,6 +5,7 @@ import { CLOCK, type Clock } from '@kora/kernel';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { BILLING_SERVICES, type BillingService, PACK_SERVICES } from '../../contracts/events';
 import { type CreditAccountDocument, GetCreditAccount, type PackEntry } from '../../contracts/queries';
+import { packRenews } from '../../domain/credits';
 import { noSubscription } from '../../domain/errors';
 
 const left = (pack: PackEntry): number => pack.credits - pack.used - pack.removed;
@@ -39,12 +40,14 @@ export function subscriptionView(doc: CreditAccountDocument | null, now: string)
   const remaining = Object.fromEntries(
     BILLING_SERVICES.map((service) => [service, service === 'AI_MIXING' ? 0 : services[service].remaining]),
   ) as Record<BillingService, number>;
+  const renewing = active.filter(packRenews);
   const latest = [...active].sort((a, b) => b.startDate.localeCompare(a.startDate))[0]!;
   const totalCredits = active.reduce((sum, pack) => sum + pack.credits, 0);
   const creditsUsed = active.reduce((sum, pack) => sum + pack.used, 0);
   return {
     plan: { id: latest.planId, name: latest.planName, serviceType: latest.service, billingCycle: latest.billingCycle },
-    status: active.every((pack) => pack.renewalCancelled) ? 'cancelled' : 'active',
+    // Cancelled once every pack that renews was told not to; packs paid once stay active until they end.
+    status: renewing.length > 0 && renewing.every((pack) => pack.renewalCancelled) ? 'cancelled' : 'active',
     totalCredits,
     creditsUsed,
     remainingCredits: active.reduce((sum, pack) => sum + left(pack), 0),
@@ -66,7 +69,9 @@ export function subscriptionView(doc: CreditAccountDocument | null, now: string)
       remaining: left(pack),
       startDate: pack.startDate,
       endDate: pack.endDate,
-      renewalCancelled: pack.renewalCancelled,
+      /** Whether it renews by itself: false for a pack paid once (every pack today). */
+      renews: packRenews(pack),
+      renewalCancelled: packRenews(pack) && pack.renewalCancelled,
     })),
   };
 }

@@ -7,7 +7,7 @@ const STATUS: Partial<Record<MixEvent['type'], string>> = {
   MixRequested: 'PROCESSING',
   MixReady: 'COMPLETED',
   MixFailed: 'FAILED',
-  MixCancelled: 'FAILED',
+  MixCancelled: 'CANCELLED',
   MixUnlocked: 'COMPLETED',
 };
 

@@ -44,6 +44,9 @@ export interface ActivePack {
   remaining: number;
   startDate: string;
   endDate: string;
+  /** Whether it renews by itself; a pack paid by one order (PayPal, Orange Money) does not. */
+  renews?: boolean;
+  /** A pack that renews, told not to. */
   renewalCancelled?: boolean;
 }
 
@@ -137,9 +140,9 @@ const billingApi = api.injectEndpoints({
         off();
       },
     }),
-    /** Stops the renewal offer; the credits stay usable until each pack's end date. */
-    cancelSubscription: build.mutation<{ success: boolean }, void>({
-      query: () => ({ url: '/subscriptions/cancel', method: 'POST' }),
+    /** Stops the renewal of one pack (by id); its credits stay usable until its end date. */
+    cancelSubscription: build.mutation<{ success: boolean }, string>({
+      query: (packId) => ({ url: '/subscriptions/cancel', method: 'POST', body: { packId } }),
       invalidatesTags: [{ type: 'Subscription', id: 'CURRENT' }],
     }),
     getPlans: build.query<Plan[], void>({

@@ -1,25 +1,57 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it } from '@jest/globals';
 import { fakeServer, renderRoutes } from '../../../test/fakes';
 import { PlanStatus } from './PlanStatus';
 
+/** The subscription as the server sends it: credits by service, and the totals over every pack. */
+function subscription(remaining: Record<string, number>) {
+  const total = Object.values(remaining).reduce((sum, count) => sum + count, 0);
+  return {
+    status: 200,
+    body: {
+      success: true,
+      subscription: {
+        plan: { name: 'Starter' },
+        totalCredits: total,
+        creditsUsed: 0,
+        remainingCredits: total,
+        remaining: { AI_MIXING: 0, ...remaining },
+      },
+    },
+  };
+}
+
 describe('the header’s plan badge and credits', () => {
-  it('follow the credits.changed socket message without waiting for the next poll', async () => {
-    let used = 0;
+  const credits = () => within(screen.getByRole('list', { name: 'Credits left by service' }));
+
+  it('shows the credits service by service, never their sum across services', async () => {
     fakeServer({
-      'GET /api/subscriptions/current': () => ({
-        status: 200,
-        body: { success: true, subscription: { plan: { name: 'Starter' }, totalCredits: 5, creditsUsed: used } },
-      }),
+      'GET /api/subscriptions/current': () =>
+        subscription({ AI_MASTERING: 4, STEM_SEPARATION: 6, AUDIO_ENHANCEMENT: 0 }),
+    });
+    renderRoutes([{ path: '/', element: <PlanStatus /> }]);
+    await screen.findByText('Mastering: 4 credits');
+    expect(credits().getByText('Stems: 6 credits')).toBeTruthy();
+    expect(credits().getByText('Enhancement: 0 credits')).toBeTruthy();
+    expect(credits().getAllByRole('listitem')).toHaveLength(3);
+    expect(screen.queryByText('10 credits')).toBeNull();
+    expect(screen.getByText('Starter')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'View packs' })).toBeTruthy();
+  });
+
+  it('follow the credits.changed socket message without waiting for the next poll', async () => {
+    let mastering = 5;
+    fakeServer({
+      'GET /api/subscriptions/current': () =>
+        subscription({ AI_MASTERING: mastering, STEM_SEPARATION: 0, AUDIO_ENHANCEMENT: 0 }),
     });
     const { realtime } = renderRoutes([{ path: '/', element: <PlanStatus /> }]);
-    await screen.findByText('5 credits');
-    expect(screen.getByText('Starter')).toBeTruthy();
+    await screen.findByText('Mastering: 5 credits');
     const calls = realtime.on.mock.calls as unknown as Array<[string, (payload: unknown) => void]>;
     const handler = calls.find(([event]) => event === 'credits.changed')?.[1];
     expect(handler).toBeDefined();
-    used = 1;
-    act(() => handler!({ balance: 4 }));
-    await screen.findByText('4 credits');
+    mastering = 4;
+    act(() => handler!({ service: 'AI_MASTERING', remaining: 4 }));
+    await screen.findByText('Mastering: 4 credits');
   });
 });

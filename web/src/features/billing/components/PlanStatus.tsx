@@ -1,11 +1,14 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatDate, formatNumber } from '../../../lib/format';
-import { useGetCurrentSubscriptionQuery } from '../api/billing';
+import { PACK_SERVICES, useGetCurrentSubscriptionQuery } from '../api/billing';
 
 export const SUBSCRIPTION_REFRESH_MS = 30_000;
 
-/** The header's plan badge and credits; a 404 from the subscription API means no plan (spec §7). */
+/**
+ * The header's plan badge and credits; a 404 from the subscription API means no plan (spec §7). Credits belong to
+ * a service (a mastering credit does not unlock a separation): they are shown service by service, never summed.
+ */
 export function PlanStatus() {
   const { t, i18n } = useTranslation();
   const { data, isLoading, isError } = useGetCurrentSubscriptionQuery(undefined, {
@@ -13,7 +16,6 @@ export function PlanStatus() {
   });
   if (isLoading || isError || data === undefined) return null;
   const planName = data?.plan?.name ?? null;
-  const remaining = data ? Math.max(0, (data.totalCredits ?? 0) - (data.creditsUsed ?? 0)) : 0;
   return (
     <div className="plan-status">
       <div className="plan-status__plan">
@@ -29,7 +31,19 @@ export function PlanStatus() {
         </Link>
       </div>
       <div className="plan-status__credits">
-        <span>{t('plan.credits', { count: remaining, formatted: formatNumber(remaining, i18n.language) })}</span>
+        <ul className="plan-status__services" aria-label={t('plan.creditsLabel')}>
+          {PACK_SERVICES.map((service) => {
+            const remaining = Math.max(0, data?.remaining?.[service] ?? 0);
+            return (
+              <li key={service}>
+                {t('plan.serviceCredits', {
+                  service: t(`plan.services.${service}`),
+                  credits: t('plan.credits', { count: remaining, formatted: formatNumber(remaining, i18n.language) }),
+                })}
+              </li>
+            );
+          })}
+        </ul>
         <Link className="link-button" to="/accountSettings?section=plans#plansSection">
           {t('plan.viewPacks')}
         </Link>

@@ -32,16 +32,32 @@ const PACK = {
   endDate: '2026-12-01T00:00:00.000Z',
 };
 
-function setup() {
-  let cancelled = false;
+/** A pack paid by one order: it does not renew (every pack the server sells today). */
+const ONE_OFF = {
+  ...PACK,
+  id: 'pay-2',
+  planId: 'stems-pro',
+  planName: 'Pro',
+  serviceType: 'STEM_SEPARATION',
+  renews: false,
+  renewalCancelled: false,
+};
+
+function setup(packs: Array<Record<string, unknown>> = [{ ...PACK, renews: true }]) {
+  const cancelled = new Set<string>();
   const server = fakeServer({
     'GET /api/plans': () => ({ status: 200, body: { plans: [STARTER] } }),
     'GET /api/subscriptions/current': () => ({
       status: 200,
-      body: { success: true, subscription: { activePacks: [{ ...PACK, renewalCancelled: cancelled }] } },
+      body: {
+        success: true,
+        subscription: {
+          activePacks: packs.map((pack) => ({ ...pack, renewalCancelled: cancelled.has(pack.id as string) })),
+        },
+      },
     }),
-    'POST /api/subscriptions/cancel': () => {
-      cancelled = true;
+    'POST /api/subscriptions/cancel': (call) => {
+      cancelled.add((call.body as { packId: string }).packId);
       return { status: 200, body: { success: true } };
     },
   });
@@ -84,20 +100,33 @@ describe('the plans section', () => {
     expect(bought.at(-1)?.plan.id).toBe('mastering-starter');
   });
 
-  it('cancels the renewal only after the confirmation', async () => {
-    const { server } = setup();
-    await userEvent.click(await screen.findByRole('button', { name: 'Cancel renewal' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Cancel your subscription?' });
+  it('cancels the renewal of one pack, the one that renews, only after the confirmation', async () => {
+    const { server } = setup([{ ...PACK, renews: true }, ONE_OFF]);
+    const cancel = await screen.findByRole('button', { name: 'Cancel the renewal of the Starter pack' });
+    // One button per pack that renews: none for the pack paid once.
+    expect(screen.getAllByRole('button', { name: /Cancel the renewal/ })).toHaveLength(1);
+    await userEvent.click(cancel);
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel the renewal of the Starter pack?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Keep my subscription' }));
     expect(server.calls.some((call) => call.path === '/api/subscriptions/cancel')).toBe(false);
-    await userEvent.click(screen.getByRole('button', { name: 'Cancel renewal' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel the renewal of the Starter pack' }));
     await userEvent.click(
-      within(await screen.findByRole('dialog', { name: 'Cancel your subscription?' })).getByRole('button', {
-        name: 'Yes, cancel',
-      }),
+      within(await screen.findByRole('dialog', { name: 'Cancel the renewal of the Starter pack?' })).getByRole(
+        'button',
+        { name: 'Yes, cancel' },
+      ),
     );
     await screen.findByText('Not renewed');
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Cancel renewal' })).toBeNull());
-    expect(server.calls.filter((call) => call.path === '/api/subscriptions/cancel')).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Cancel the renewal/ })).toBeNull());
+    const calls = server.calls.filter((call) => call.path === '/api/subscriptions/cancel');
+    expect(calls.map((call) => call.body)).toEqual([{ packId: 'pay-1' }]);
+  });
+
+  it('never speaks of renewal for packs paid once', async () => {
+    setup([ONE_OFF, { ...ONE_OFF, id: 'pay-3', planName: 'Starter', serviceType: 'AI_MASTERING' }]);
+    const notes = await screen.findAllByText(/^Paid once: this pack does not renew\. Its credits stay usable until/);
+    expect(notes).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: /renewal/i })).toBeNull();
+    expect(screen.queryByText('Not renewed')).toBeNull();
   });
 });

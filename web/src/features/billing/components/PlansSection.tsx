@@ -74,12 +74,12 @@ export function PlansSection({ reloadToken, markStale, Purchase }: PlansSectionP
   const [currency, setCurrency] = useState<Currency>('XOF');
   const [cycle, setCycle] = useState<BillingCycle>('MONTHLY');
   const [buying, setBuying] = useState<Plan | null>(null);
-  const [confirmCancel, setConfirmCancel] = useState(false);
+  /** The pack whose renewal the user is about to cancel. */
+  const [confirmCancel, setConfirmCancel] = useState<ActivePack | null>(null);
   const currencyId = useId();
   const language = i18n.language;
   const na = t('subscription.notAvailable');
   const packs: ActivePack[] = subscription.data?.activePacks ?? [];
-  const renewable = packs.some((pack) => !pack.renewalCancelled);
 
   const purchased = () => {
     dispatch(toastShown({ kind: 'success', messageKey: 'subscription.purchased' }));
@@ -87,14 +87,14 @@ export function PlansSection({ reloadToken, markStale, Purchase }: PlansSectionP
     setTimeout(() => void subscription.refetch(), PACK_REFRESH_DELAY_MS);
   };
 
-  const cancel = async () => {
+  const cancel = async (pack: ActivePack) => {
     try {
-      await cancelSubscription().unwrap();
-      setConfirmCancel(false);
-      dispatch(toastShown({ kind: 'success', messageKey: 'subscription.cancelled' }));
+      await cancelSubscription(pack.id).unwrap();
+      setConfirmCancel(null);
+      dispatch(toastShown({ kind: 'success', messageKey: 'subscription.renewalCancelled' }));
       void subscription.refetch();
     } catch {
-      setConfirmCancel(false);
+      setConfirmCancel(null);
       dispatch(toastShown({ kind: 'error', messageKey: 'subscription.cancelFailed' }));
     }
   };
@@ -118,7 +118,9 @@ export function PlansSection({ reloadToken, markStale, Purchase }: PlansSectionP
                   <p className="pack__name">
                     <strong>{pack.planName}</strong> · {t(`services.${pack.serviceType}.name`)}
                     {pack.billingCycle === 'YEARLY' && <span className="badge">{t('subscription.yearly')}</span>}
-                    {pack.renewalCancelled && <span className="badge badge--muted">{t('subscription.ending')}</span>}
+                    {pack.renews && pack.renewalCancelled && (
+                      <span className="badge badge--muted">{t('subscription.ending')}</span>
+                    )}
                   </p>
                   <p>
                     {t('subscription.packLine', {
@@ -134,14 +136,26 @@ export function PlansSection({ reloadToken, markStale, Purchase }: PlansSectionP
                     value={pack.used ?? 0}
                     aria-label={t('subscription.usedOf', { used: pack.used, total: pack.limit })}
                   />
+                  {!pack.renews && (
+                    <p className="muted">
+                      {t('subscription.oneOff', {
+                        end: pack.endDate ? formatDate(pack.endDate, language) : na,
+                      })}
+                    </p>
+                  )}
+                  {pack.renews && !pack.renewalCancelled && (
+                    <button
+                      type="button"
+                      className="button button--small button--ghost"
+                      aria-label={t('subscription.cancelPackNamed', { name: pack.planName })}
+                      onClick={() => setConfirmCancel(pack)}
+                    >
+                      {t('subscription.cancel')}
+                    </button>
+                  )}
                 </li>
               ))}
             </ul>
-            {renewable && (
-              <button type="button" className="button button--ghost" onClick={() => setConfirmCancel(true)}>
-                {t('subscription.cancel')}
-              </button>
-            )}
           </>
         )}
       </div>
@@ -256,17 +270,24 @@ export function PlansSection({ reloadToken, markStale, Purchase }: PlansSectionP
         />
       )}
       {confirmCancel && (
-        <Modal title={t('subscription.cancelTitle')} onClose={() => setConfirmCancel(false)}>
-          <p>{t('subscription.cancelBody')}</p>
+        <Modal
+          title={t('subscription.cancelPackTitle', { name: confirmCancel.planName })}
+          onClose={() => setConfirmCancel(null)}
+        >
+          <p>
+            {t('subscription.cancelPackBody', {
+              end: confirmCancel.endDate ? formatDate(confirmCancel.endDate, language) : na,
+            })}
+          </p>
           <div className="modal__actions">
-            <button type="button" className="button button--ghost" onClick={() => setConfirmCancel(false)}>
+            <button type="button" className="button button--ghost" onClick={() => setConfirmCancel(null)}>
               {t('subscription.keep')}
             </button>
             <button
               type="button"
               className="button button--danger"
               disabled={cancelState.isLoading}
-              onClick={() => void cancel()}
+              onClick={() => void cancel(confirmCancel)}
             >
               {t('subscription.confirmCancel')}
             </button>

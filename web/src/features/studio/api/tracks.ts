@@ -60,6 +60,17 @@ export interface EngineReport {
     reference?: string | null;
     chain?: string;
     preset?: string;
+    ceilingDbtp?: number;
+  };
+  /**
+   * Mastering: the loudness asked for against the loudness reached, and why it fell short (`true-peak-ceiling`,
+   * `max-limiting`, `target-range`) when it did by more than the tolerance.
+   */
+  loudnessTarget?: {
+    requestedLufs?: number | null;
+    achievedLufs?: number | null;
+    reached?: boolean;
+    limitedBy?: string | null;
   };
   before?: LoudnessFacts;
   after?: LoudnessFacts;

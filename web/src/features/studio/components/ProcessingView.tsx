@@ -60,7 +60,7 @@ export function ProcessingView({ track, onFinished, onAborted }: ProcessingViewP
       const timer = setTimeout(() => finishedRef.current(), COMPLETION_DELAY_MS);
       return () => clearTimeout(timer);
     }
-    if (status === 'FAILED' || status === 'DELETED') finishedRef.current();
+    if (status === 'FAILED' || status === 'CANCELLED' || status === 'DELETED') finishedRef.current();
     return undefined;
   }, [done, status]);
 

@@ -77,6 +77,8 @@ export interface TrackSourcesProps {
 /** What the app's recent tracks list gets. */
 export interface RecentTracksProps {
   onOpen(track: { id: string }): void;
+  /** Opens a mixing session listed beside the tracks (`?mix={id}`). */
+  onOpenMix?(sessionId: string): void;
   activeTrackId?: string;
   refreshSignal?: number;
 }
@@ -323,6 +325,7 @@ export function StudioPage({
       {RecentTracks && (
         <RecentTracks
           onOpen={(opened) => openTrack(opened.id)}
+          onOpenMix={MixingStudio ? (id) => openMix(id) : undefined}
           activeTrackId={trackId ?? undefined}
           refreshSignal={refreshSignal}
         />

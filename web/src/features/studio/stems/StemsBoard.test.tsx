@@ -112,12 +112,12 @@ describe('StemsBoard', () => {
     setup();
     await loaded(6);
     await user.click(screen.getByRole('button', { name: 'Play all' }));
-    expect(gains()).toEqual({ original: 1, vocals: 1, drums: 1, bass: 1, zither: 1, other: 1 });
+    expect(gains()).toEqual({ original: 0, vocals: 1, drums: 1, bass: 1, zither: 1, other: 1 });
 
     await user.click(screen.getByRole('button', { name: 'Solo Vocals' }));
     expect(pressed('Solo Vocals')).toBe('true');
     expect(pressed('Mute Vocals')).toBe('false');
-    for (const name of ['Original', 'Drums', 'Bass', 'zither', 'Other']) expect(pressed(`Mute ${name}`)).toBe('true');
+    for (const name of ['Drums', 'Bass', 'zither', 'Other']) expect(pressed(`Mute ${name}`)).toBe('true');
     expect(gains()).toEqual({ original: 0, vocals: 1, drums: 0, bass: 0, zither: 0, other: 0 });
 
     await user.click(screen.getByRole('button', { name: 'Solo Drums' }));
@@ -126,7 +126,7 @@ describe('StemsBoard', () => {
     expect(gains()).toMatchObject({ vocals: 0, drums: 1 });
 
     await user.click(screen.getByRole('button', { name: 'Solo Drums' }));
-    for (const name of ['Original', 'Vocals', 'Drums', 'Bass', 'zither', 'Other']) {
+    for (const name of ['Vocals', 'Drums', 'Bass', 'zither', 'Other']) {
       expect(pressed(`Mute ${name}`)).toBe('false');
       expect(pressed(`Solo ${name}`)).toBe('false');
     }
@@ -135,6 +135,40 @@ describe('StemsBoard', () => {
     expect(pressed('Mute Bass')).toBe('true');
     expect(pressed('Mute Other')).toBe('false');
     expect(gains()).toMatchObject({ bass: 0, other: 1 });
+  });
+
+  it('plays the audible stems without the original under them, and the original alone as the A/B choice', async () => {
+    const user = userEvent.setup();
+    setup();
+    await loaded(6);
+    // The original is the reference, not a channel of the sum: it has no mute, solo or volume.
+    const original = screen.getAllByRole('listitem').find((row) => row.getAttribute('data-stem') === 'original');
+    expect(within(original as HTMLElement).queryAllByRole('button')).toEqual([]);
+    expect(within(original as HTMLElement).queryByRole('slider')).toBeNull();
+    const listen = within(screen.getByRole('group', { name: 'Listen to' }));
+    expect(listen.getByRole('button', { name: 'Stems' }).getAttribute('aria-pressed')).toBe('true');
+
+    await user.click(screen.getByRole('button', { name: 'Play all' }));
+    await user.click(screen.getByRole('button', { name: 'Mute Vocals' }));
+    fireEvent.change(screen.getByRole('slider', { name: 'Bass volume' }), { target: { value: '0.5' } });
+    // Karaoke: the vocals are gone, as nothing else carries them.
+    expect(gains()).toEqual({ original: 0, vocals: 0, drums: 1, bass: 0.5, zither: 1, other: 1 });
+
+    // A/B on the same clock: the original alone, then the stems back as they were set.
+    const startedBefore = context().playing().length;
+    await user.click(listen.getByRole('button', { name: 'Original' }));
+    expect(listen.getByRole('button', { name: 'Original' }).getAttribute('aria-pressed')).toBe('true');
+    expect(gains()).toEqual({ original: 1, vocals: 0, drums: 0, bass: 0, zither: 0, other: 0 });
+    expect(context().playing()).toHaveLength(startedBefore);
+    await user.click(listen.getByRole('button', { name: 'Stems' }));
+    expect(gains()).toEqual({ original: 0, vocals: 0, drums: 1, bass: 0.5, zither: 1, other: 1 });
+  });
+
+  it('has no A/B switch when there is no original row', async () => {
+    const stems = Object.fromEntries(Object.entries(URLS).filter(([stem]) => stem !== 'original'));
+    setup({ stems, originalUrl: '' });
+    await loaded(5);
+    expect(screen.queryByRole('group', { name: 'Listen to' })).toBeNull();
   });
 
   it('sets a row volume from 0 to 1 by 0.01, shown as a percentage', async () => {

@@ -4,7 +4,7 @@ import { formatDuration } from '../../../lib/format';
 import { buildStemsZip, saveBlob, StemsDownloadError } from '../zip/stemsZip';
 import { stemColour } from '../../../components/board/colours';
 import { StemsEngine } from '../../../components/board/engine';
-import { gainOf, initialMixer, mixerReducer } from '../../../components/board/mixer';
+import { boardGains, initialMixer, type Listen, mixerReducer } from '../../../components/board/mixer';
 import { orderStems } from './order';
 import { peaksOf } from '../../../components/board/peaks';
 import { ChannelControls, type RowLoad, RowWave } from '../../../components/board/RowParts';
@@ -70,8 +70,11 @@ function createAudioContext(): AudioContext | null {
 }
 
 /**
- * The stem separation result (spec §2 "Stems"): one row per stem plus the original, each with its colour, waveform,
- * mute, solo and volume; play all, skip 5 s, a shared position; the mode buttons; "download all" once unlocked.
+ * The stem separation result (spec §2 "Stems"): one row per stem plus the original, each with its colour and waveform,
+ * the stems with mute, solo and volume; play all, skip 5 s, a shared position; the mode buttons; "download all" once
+ * unlocked. Play all plays what the person listens to: the sum of the audible stems, or the original alone (an A/B
+ * switch on the same clock, so switching keeps the place). The original is never summed under the stems: it holds
+ * them all, and a muted stem would still be heard in it.
  */
 export function StemsBoard({
   trackId,
@@ -88,14 +91,13 @@ export function StemsBoard({
   const { t } = useTranslation('stems');
   const rows = useMemo(() => boardRows(stems, originalUrl), [stems, originalUrl]);
   const rowsKey = rows.map((row) => `${row.id}=${row.url}`).join('\n');
-  const idsKey = rows.map((row) => row.id).join('\n');
+  const stemIds = useMemo(() => rows.filter((row) => row.id !== ORIGINAL).map((row) => row.id), [rows]);
+  const reference = rows.some((row) => row.id === ORIGINAL) ? ORIGINAL : undefined;
+  const idsKey = stemIds.join('\n');
   const name = filename.replace(/<[^>]*>?/g, '').trim();
 
-  const [mixer, dispatch] = useReducer(
-    mixerReducer,
-    rows.map((row) => row.id),
-    initialMixer,
-  );
+  const [mixer, dispatch] = useReducer(mixerReducer, stemIds, initialMixer);
+  const [listen, setListen] = useState<Listen>('stems');
   const [loads, setLoads] = useState<Record<string, RowLoad>>({});
   const [unsupported, setUnsupported] = useState(false);
   const [playing, setPlaying] = useState(false);
@@ -108,8 +110,9 @@ export function StemsBoard({
 
   const engine = useRef<StemsEngine | null>(null);
   const waveforms = useRef(new Map<string, WaveformHandle>());
-  const mixerNow = useRef(mixer);
-  mixerNow.current = mixer;
+  const gains = useMemo(() => boardGains(mixer, stemIds, reference, listen), [mixer, stemIds, reference, listen]);
+  const gainsNow = useRef(gains);
+  gainsNow.current = gains;
   const fetchNow = useRef(fetchAudio);
   fetchNow.current = fetchAudio;
   const onPlayNow = useRef(onPlay);
@@ -126,9 +129,10 @@ export function StemsBoard({
     return blob;
   }, []);
 
-  // A new set of rows (another mode, or the unlock swapping previews for full stems) starts a fresh mixer.
+  // A new set of rows (another mode, or the unlock swapping previews for full stems) starts a fresh mixer, on the stems.
   useEffect(() => {
     dispatch({ type: 'reset', ids: idsKey ? idsKey.split('\n') : [] });
+    setListen('stems');
   }, [idsKey]);
 
   const showTime = useCallback((seconds: number) => {
@@ -162,7 +166,7 @@ export function StemsBoard({
           const blob = await fetchOnce(row.url);
           const data = await blob.arrayBuffer();
           if (cancelled) return;
-          const buffer = await player.add(row.id, data, gainOf(mixerNow.current[row.id]));
+          const buffer = await player.add(row.id, data, gainsNow.current[row.id] ?? 0);
           if (cancelled) return;
           const load: RowLoad = { status: 'ready', peaks: peaksOf(buffer), duration: buffer.duration };
           setLoads((current) => ({ ...current, [row.id]: load }));
@@ -181,10 +185,10 @@ export function StemsBoard({
     // rowsKey stands for rows (read above): a new array with the same URLs must not reload everything.
   }, [rowsKey, fetchOnce, showTime]);
 
-  // The mixer drives the gains: muted rows are silent, the others play at their volume.
+  // The mixer and the A/B choice drive the gains: the audible stems at their volume, or the original alone.
   useEffect(() => {
-    for (const row of rows) engine.current?.setLevel(row.id, gainOf(mixer[row.id]));
-  }, [mixer, rows]);
+    for (const row of rows) engine.current?.setLevel(row.id, gains[row.id] ?? 0);
+  }, [gains, rows]);
 
   // While playing, the cursors and the clock follow the engine once a frame.
   useEffect(() => {
@@ -324,6 +328,15 @@ export function StemsBoard({
         <span className="stems-board__time" aria-hidden="true">
           {t('board.time', { current: formatDuration(position), total: formatDuration(duration) })}
         </span>
+        {reference && (
+          <div className="segmented stems-board__listen" role="group" aria-label={t('board.listen')}>
+            {(['stems', 'reference'] as const).map((option) => (
+              <button key={option} type="button" aria-pressed={listen === option} onClick={() => setListen(option)}>
+                {t(option === 'stems' ? 'board.listenStems' : 'board.listenOriginal')}
+              </button>
+            ))}
+          </div>
+        )}
       </div>
 
       <ul className="stems-board__rows" aria-label={t('board.rows')}>
@@ -342,7 +355,9 @@ export function StemsBoard({
               <div className="stem-row__controls">
                 <span className="stem-row__swatch" aria-hidden="true" />
                 <span className="stem-row__name">{label}</span>
-                <ChannelControls id={row.id} label={label} channel={channel} dispatch={dispatch} />
+                {row.id !== reference && (
+                  <ChannelControls id={row.id} label={label} channel={channel} dispatch={dispatch} />
+                )}
               </div>
               <RowWave
                 load={load}

@@ -16,7 +16,8 @@ import { StemsBoard, type StemsBoardProps } from '../../StemsBoard';
 type BoardConfig = Omit<StemsBoardProps, 'fetchAudio' | 'onPlay' | 'pauseSignal'>;
 interface Config {
   boards: BoardConfig[];
-  video: Omit<VideoResultProps, 'fetchMedia' | 'onPlay' | 'pauseSignal'>;
+  /** Left out by a page that has only boards (the test of what the board plays). */
+  video?: Omit<VideoResultProps, 'fetchMedia' | 'onPlay' | 'pauseSignal'>;
 }
 
 async function fetchMedia(url: string): Promise<Blob> {
@@ -48,17 +49,20 @@ function Harness({ config }: { config: Config }) {
           pauseSignal={signals[board.trackId] ?? 0}
         />
       ))}
-      <VideoResult
-        {...config.video}
-        fetchMedia={fetchMedia}
-        onPlay={() => started('video')}
-        pauseSignal={signals.video ?? 0}
-      />
+      {config.video && (
+        <VideoResult
+          {...config.video}
+          fetchMedia={fetchMedia}
+          onPlay={() => started('video')}
+          pauseSignal={signals.video ?? 0}
+        />
+      )}
     </main>
   );
 }
 
-const config = (await (await fetch('/config.json')).json()) as Config;
+// The page's query picks the test's configuration (`?signals`: the board of known test signals).
+const config = (await (await fetch(`/config.json${window.location.search}`)).json()) as Config;
 await i18n.use(initReactI18next).init({
   // The board's rows read the shared `board.row.*` texts from `common`.
   resources: { en: { stems: en, common } },
