@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from '@jest/globals';
 import { resources } from '../locales/resources';
-import { initialLanguage } from './i18n';
+import { applyAccountLanguage, currentLanguage, initialLanguage, LANGUAGE_KEY, setupI18n } from './i18n';
 
 const SRC = join(__dirname, '..');
 const PLURAL = /_(zero|one|two|few|many|other)$/;
@@ -135,5 +135,20 @@ describe('translations', () => {
     expect(initialLanguage(null, ['wo-SN', 'fr-SN'])).toBe('fr');
     expect(initialLanguage(null, ['de-DE'])).toBe('fr');
     expect(initialLanguage('de', [])).toBe('fr');
+  });
+});
+
+describe('the language saved on the account, at sign-in', () => {
+  it("replaces the browser's and is kept on this device; anything else is ignored", async () => {
+    setupI18n('fr', resources);
+    localStorage.removeItem(LANGUAGE_KEY);
+    expect(await applyAccountLanguage('de')).toBe(false);
+    expect(await applyAccountLanguage(undefined)).toBe(false);
+    expect(currentLanguage()).toBe('fr');
+    expect(await applyAccountLanguage('en')).toBe(true);
+    expect(currentLanguage()).toBe('en');
+    expect(localStorage.getItem(LANGUAGE_KEY)).toBe('en');
+    expect(document.documentElement.lang).toBe('en');
+    expect(await applyAccountLanguage('en')).toBe(false);
   });
 });

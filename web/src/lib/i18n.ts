@@ -72,6 +72,16 @@ export async function chooseLanguage(language: Language): Promise<void> {
   await i18n.changeLanguage(language);
 }
 
+/**
+ * At sign-in, the language saved on the account wins over this device's (a French-language browser signing in to an
+ * account kept in English switches to English); anything else saved is ignored. True when it switched.
+ */
+export async function applyAccountLanguage(saved: unknown): Promise<boolean> {
+  if (!isLanguage(saved) || saved === currentLanguage()) return false;
+  await chooseLanguage(saved);
+  return true;
+}
+
 export function currentLanguage(): Language {
   return isLanguage(i18n.language) ? i18n.language : 'fr';
 }

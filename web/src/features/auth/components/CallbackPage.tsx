@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { LoadingScreen } from '../../../components/LoadingScreen';
 import { useAppDispatch } from '../../../lib/hooks';
+import { applyAccountLanguage } from '../../../lib/i18n';
 import { AccountDeletedError, type LoginResult, type SessionManager } from '../../../lib/session/session';
 import { useSessionManager } from '../../../lib/session/SessionProvider';
 import { sessionResolved, userFromTokens } from '../../../lib/session/slice';
@@ -31,8 +32,13 @@ export function CallbackPage() {
   useEffect(() => {
     let active = true;
     completeOnce(manager).then(
-      (result) => {
+      async (result) => {
         if (!active || result.kind === 'silent') return;
+        await manager
+          .getJson<{ preferences?: { language?: unknown } }>('/api/user/preferences')
+          .then((answer) => applyAccountLanguage(answer.preferences?.language))
+          .catch((error: unknown) => console.warn('The saved language could not be read', error));
+        if (!active) return;
         dispatch(sessionResolved(userFromTokens(result.user)));
         if (result.reactivated) {
           dispatch(toastShown({ kind: 'success', messageKey: 'auth.reactivated', durationMs: 6000 }));
