@@ -105,7 +105,8 @@ const FIELD_CODES_SHOWN: Partial<Record<ErrorPlace, string[]>> = {
 
 /**
  * Per-field codes no screen reads: the client only sends valid values there, and the screen shows its own fallback
- * for any refusal (the preferences toast, the mix's and the payment's generic failure, the e-mail panel's "failed").
+ * for any refusal (the preferences toast, the mix's and the payment's generic failure, the e-mail panel's "failed",
+ * the plans' "could not cancel" toast).
  */
 const FIELD_CODES_NOT_SHOWN = [
   'PREFERENCES.INVALID_LANGUAGE',
@@ -128,6 +129,7 @@ const FIELD_CODES_NOT_SHOWN = [
   'BILLING.INVALID_BILLING_CYCLE',
   'BILLING.TRACK_REQUIRED',
   'BILLING.UNLOCK_METHOD_REQUIRED',
+  'BILLING.PACK_REQUIRED',
 ];
 
 describe('the per-field codes', () => {
