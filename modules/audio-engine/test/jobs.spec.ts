@@ -51,6 +51,8 @@ describe('runJob (worker thread)', () => {
     clearInterval(timer);
     expect(result.kind).toBe('master');
     expect(events.length).toBeGreaterThan(5);
+    // Said by the calling thread as the job is submitted, while the worker thread still loads the engine.
+    expect(events[0]).toMatchObject({ progress: 0, stage: 'start' });
     for (let i = 1; i < events.length; i++) expect(events[i]!.progress).toBeGreaterThanOrEqual(events[i - 1]!.progress);
     expect(events.at(-1)!.progress).toBe(1);
     const times = [start, ...events.map((e) => e.at)];

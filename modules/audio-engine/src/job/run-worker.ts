@@ -59,6 +59,9 @@ export interface WorkerRunOptions extends RunOptions {
   niceness?: number;
 }
 
+/** How often the caller repeats "started" while the worker thread is still loading, ms (the job's own heartbeat's). */
+const STARTING_HEARTBEAT_MS = 250;
+
 /** Runs `request` in a new worker thread; resolves with the result or rejects with an EngineError. */
 export function runJob(request: JobRequest, options: WorkerRunOptions = {}): Promise<JobResult> {
   return new Promise<JobResult>((resolvePromise, rejectPromise) => {
@@ -77,6 +80,16 @@ export function runJob(request: JobRequest, options: WorkerRunOptions = {}): Pro
       return;
     }
     const worker = new Worker(path, { workerData: { request: job, niceness: options.niceness ?? 0 } });
+    // A new thread loads the engine before it can say anything (about 130 ms here, over a second on a loaded
+    // machine): until it does, the caller hears from here that the job has started.
+    let heardFromWorker = false;
+    const starting = onProgress
+      ? setInterval(() => {
+          if (!heardFromWorker) onProgress({ progress: 0, stage: 'start' });
+        }, STARTING_HEARTBEAT_MS)
+      : undefined;
+    starting?.unref();
+    onProgress?.({ progress: 0, stage: 'start' });
     const children = new Set<number>();
     const temps = new Set<string>();
     let settled = false;
@@ -95,6 +108,7 @@ export function runJob(request: JobRequest, options: WorkerRunOptions = {}): Pro
       if (settled) return;
       settled = true;
       if (hardStop) clearTimeout(hardStop);
+      if (starting) clearInterval(starting);
       signal?.removeEventListener('abort', onAbort);
       void worker.terminate();
       if ('result' in outcome) resolvePromise(outcome.result);
@@ -113,6 +127,8 @@ export function runJob(request: JobRequest, options: WorkerRunOptions = {}): Pro
     worker.on('message', (message: WorkerMessage) => {
       switch (message.type) {
         case 'progress':
+          heardFromWorker = true;
+          if (starting) clearInterval(starting);
           onProgress?.(message.event);
           break;
         case 'resource': {

@@ -1,6 +1,6 @@
 import type { TrackService, TrackStatus } from '../../contracts/events';
 
-const ANALYZING = new Set(['decode', 'analyze', 'reference', 'probe']);
+const ANALYZING = new Set(['start', 'decode', 'analyze', 'reference', 'probe']);
 const FINALIZING = new Set(['resample', 'check', 'write', 'preview', 'after', 'outputs', 'mux']);
 
 /** The spec's status for an engine stage: analysing the input, working on it, or writing the results. */
