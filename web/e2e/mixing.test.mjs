@@ -270,7 +270,7 @@ describe('the mixing studio in Chromium', { concurrency: false }, () => {
     // Paid for on the locked board: one mix through the PayPal sandbox's approval page, in a popup.
     await page.goto(sessionUrl);
     await page.getByRole('heading', { name: 'Preview Mix: Bamako nights' }).waitFor();
-    await page.locator('.payment-options').getByRole('button', { name: 'Pay for this track' }).click();
+    await page.locator('.payment-options').getByRole('button', { name: 'Pay for this mix' }).click();
     const panel = page.getByRole('dialog', { name: 'Pay for this track' });
     const popupOpened = page.waitForEvent('popup');
     await panel.getByRole('button', { name: /^Pay \$[\d.]+ with PayPal or a card$/ }).click();

@@ -351,8 +351,9 @@ describe('the studio in Chromium', { concurrency: false }, () => {
     }
     await buyPack('enhancement-starter');
     await buyPack('stems-starter');
-    // The card follows the credits live (the header's count too).
-    await page.locator('.plan-status__credits').getByText('10 credits').waitFor({ timeout: 15_000 });
+    // The card follows the credits live (the header's counts too, one per service).
+    await page.locator('.plan-status__credits').getByText('Enhancement: 5 credits').waitFor({ timeout: 15_000 });
+    await page.locator('.plan-status__credits').getByText('Stems: 5 credits').waitFor({ timeout: 15_000 });
     await page.locator('.dropzone input[type=file]').waitFor({ state: 'attached' });
   });
 
