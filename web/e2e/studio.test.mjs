@@ -27,6 +27,7 @@ let page;
 let media;
 let song;
 let longSong;
+let mediumSong;
 let referenceSong;
 let clip;
 let firstTrackUrl;
@@ -127,6 +128,8 @@ describe('the studio in Chromium', { concurrency: false }, () => {
     media = await mkdtemp(join(tmpdir(), 'kora-studio-e2e-'));
     song = wav(join(media, 'sunu-gaal.wav'), 14);
     referenceSong = wav(join(media, 'their-hit.wav'), 8);
+    // Three minutes of CD audio: a job of several seconds, whose progress curve can be judged.
+    mediumSong = wav(join(media, 'yaay-boy.wav'), 180);
     clip = join(media, 'interview.mp4');
     execFileSync('ffmpeg', [
       ...['-hide_banner', '-loglevel', 'error', '-y'],
@@ -188,6 +191,62 @@ describe('the studio in Chromium', { concurrency: false }, () => {
     await report.waitFor();
     assert.match(await report.innerText(), /Loudness \(integrated\)[\s\S]*LUFS[\s\S]*True peak[\s\S]*dBTP/);
     assert.ok((await page.locator('.chart svg').count()) >= 1, 'a curve or a spectrum is drawn');
+  });
+
+  test('the progress of a real job tells the truth: from the ring to the bar without going back, never far ahead', async () => {
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.getByRole('button', { name: /AI mastering/ }).click();
+    // What the screen shows, every 50 ms: the ring while the bytes go up, then the processing bar, then the result.
+    await page.evaluate(() => {
+      window.progressSamples = [];
+      window.progressSampler = setInterval(() => {
+        const ring = document.querySelector('.ring__label');
+        const bar = document.querySelector('.processing [role=progressbar]');
+        const left = document.querySelector('.processing__numbers span:last-child');
+        window.progressSamples.push({
+          t: performance.now(),
+          ring: ring ? Number.parseInt(ring.textContent, 10) : null,
+          bar: bar ? Number(bar.getAttribute('aria-valuenow')) : null,
+          left: left ? left.textContent : null,
+          result: document.querySelector('.result') !== null,
+        });
+      }, 50);
+    });
+    await upload(mediumSong);
+    await page.locator('.result').waitFor({ timeout: 120_000 });
+    const samples = await page.evaluate(() => {
+      clearInterval(window.progressSampler);
+      return window.progressSamples;
+    });
+    const shown = samples.map((sample) => sample.bar ?? sample.ring).filter((value) => value !== null);
+    for (let i = 1; i < shown.length; i += 1) {
+      assert.ok(shown[i] >= shown[i - 1], `progress went back: ${shown.slice(Math.max(0, i - 5), i + 1).join(', ')}`);
+    }
+    const bars = samples.filter((sample) => sample.bar !== null);
+    assert.ok(bars.length > 20, `the processing bar showed for ${bars.length} samples`);
+    assert.ok(bars[0].bar >= 30, `the bar took over from the ring at ${bars[0].bar} %`);
+    // The job's time: from the bar's first showing to 100 % (the result), against what the bar said along the way.
+    const from = bars[0].t;
+    const end = bars.find((sample) => sample.bar === 100)?.t ?? samples.find((sample) => sample.result).t;
+    const span = end - from;
+    assert.ok(span > 2000, `a job long enough to judge its curve (${Math.round(span)} ms)`);
+    for (const sample of bars.filter((s) => s.t < end)) {
+      const byTime = 30 + (70 * (sample.t - from)) / span;
+      assert.ok(
+        sample.bar <= byTime + 10,
+        `${sample.bar} % shown ${Math.round(sample.t - from)} ms into a ${Math.round(span)} ms job (${Math.round(byTime)} % of its time)`,
+      );
+    }
+    const atTheEnd = bars.filter((sample) => sample.t < end && sample.bar >= 99).length * 50;
+    assert.ok(atTheEnd <= span * 0.2, `${atTheEnd} ms of a ${Math.round(span)} ms job at 99 %`);
+    // The time left never flickers between a count and "Almost done".
+    const lefts = bars.map((sample) => sample.left).filter((text) => text !== null);
+    const firstAlmost = lefts.findIndex((text) => /Almost done/.test(text));
+    if (firstAlmost >= 0)
+      assert.ok(
+        lefts.slice(firstAlmost).every((text) => /Almost done/.test(text)),
+        lefts.join(' | '),
+      );
   });
 
   test('players draw waveforms and exactly one plays at a time', async () => {

@@ -1,11 +1,14 @@
 /**
  * The progress rules of the processing view (spec §4), as pure functions of what is known at a given instant.
  *
- * - The upload ring: the upload phase fills at most 30 %; the processing view's bar takes over from there.
- * - Processing: time-based from the server's estimated completion, never past 99 % (80 % while there is no estimate
- *   yet, over a default duration of 3 minutes, 5 for stem separation, 8 for AI mixing); the engine's own progress,
- *   when the server sends it, is a floor; the value never goes back.
- * - Steps: each of the service's steps is completed, processing or waiting according to the progress.
+ * - The upload ring: the upload phase fills at most 30 %; the processing view's bar takes over from there and covers
+ *   30 to 99 %, 100 being the result.
+ * - Processing: the server's word is the share of the job done (by time, from the engine's measured speed and its
+ *   progress: `progress-estimate.ts` on the server) and the time left, as a duration: the bar moves from that share
+ *   toward the end over the time left, a little at most between two words, so that neither machine's clock matters.
+ *   Before the server's first word, time over a default duration of 3 minutes (5 for stem separation, 8 for AI
+ *   mixing), capped at 80 %. Never past 99 % while the job runs, and never back.
+ * - Steps: each of the service's steps is completed, processing or waiting according to the share done.
  */
 
 export type StudioService = 'AI_MASTERING' | 'STEM_SEPARATION' | 'AUDIO_ENHANCEMENT' | 'AI_MIXING';
@@ -40,54 +43,80 @@ export function uploadRingPercent(loaded: number, total: number): number {
   return Math.min(30, Math.max(0, Math.floor((loaded / total) * 30)));
 }
 
+/** Where the processing bar starts: the upload ring's end. */
+export const PROCESSING_FROM = 30;
+/** How far the bar may move on its own between two words from the server, as a share of the job. */
+const BETWEEN_WORDS = 0.05;
+
+/** The server's last word on a running job, and when it arrived (this machine's clock). */
+export interface ProgressWord {
+  /** Share of the job done, 0 to 1. */
+  progress: number;
+  /** Time left, ms, when the server said. */
+  remainingMs: number;
+  receivedAt: number;
+}
+
 export interface ProcessingSnapshot {
   service: StudioService;
   status: string;
-  /** When processing started (the upload's answer, or when the view opened after a reload), ms. */
+  /** When this view began watching the job (this machine's clock), for the time before the server's first word. */
   startedAt: number;
   now: number;
-  /** The server's estimated completion, ISO time, when it has one. */
-  estimatedCompletion: string | null;
-  /** The engine's progress, 0 to 1, when the server sends it. */
-  serverProgress: number | null;
+  word: ProgressWord | null;
   /** The value shown before, so progress never goes back. */
   previous: number;
 }
 
-/** Percent shown by the processing bar (0-100). */
-export function processingPercent(snapshot: ProcessingSnapshot): number {
-  const { status, startedAt, now, estimatedCompletion, serverProgress, previous, service } = snapshot;
-  if (isResult(status)) return 100;
-  if (status === 'FAILED' || status === 'CANCELLED') return previous;
-  const estimate = estimatedCompletion ? Date.parse(estimatedCompletion) : Number.NaN;
-  const hasEstimate = Number.isFinite(estimate);
-  const cap = hasEstimate ? 99 : 80;
-  const totalMs = hasEstimate ? Math.max(1, estimate - startedAt) : DEFAULT_DURATION_MS[service];
-  const elapsed = Math.max(0, now - startedAt);
-  const byTime = (elapsed / totalMs) * 100;
-  const byEngine = serverProgress !== null && Number.isFinite(serverProgress) ? serverProgress * 100 : 0;
-  const value = Math.min(cap, Math.max(byTime, byEngine));
-  return Math.max(previous, Math.floor(value));
+/** The share of the job done at `now` by the server's last word, moving toward the end over the time it gave. */
+function shareDone(word: ProgressWord, now: number): number {
+  const since = Math.max(0, now - word.receivedAt);
+  const ahead = word.remainingMs > 0 ? (1 - word.progress) * Math.min(1, since / word.remainingMs) : 0;
+  return word.progress + Math.min(BETWEEN_WORDS, ahead);
 }
 
-/** Whole seconds left until the server's estimate (null without one; 0 once it has passed). */
-export function remainingSeconds(estimatedCompletion: string | null, now: number): number | null {
-  if (!estimatedCompletion) return null;
-  const at = Date.parse(estimatedCompletion);
-  if (!Number.isFinite(at)) return null;
-  return Math.max(0, Math.ceil((at - now) / 1000));
+/** Percent shown by the processing bar (30-100). */
+export function processingPercent(snapshot: ProcessingSnapshot): number {
+  const { status, startedAt, now, word, previous, service } = snapshot;
+  if (isResult(status)) return 100;
+  if (status === 'FAILED' || status === 'CANCELLED') return previous;
+  const span = 100 - PROCESSING_FROM;
+  const value = word
+    ? Math.min(99, PROCESSING_FROM + span * shareDone(word, now))
+    : Math.min(80, PROCESSING_FROM + span * (Math.max(0, now - startedAt) / DEFAULT_DURATION_MS[service]));
+  return Math.max(previous, PROCESSING_FROM, Math.floor(value));
+}
+
+/** The share of the job behind a percent of the bar (0 to 1), for the step list. */
+export function processingShare(percent: number): number {
+  return Math.min(1, Math.max(0, (percent - PROCESSING_FROM) / (100 - PROCESSING_FROM)));
+}
+
+/** Whole seconds left by the server's last word (null without one; 0 once it has passed). */
+export function remainingSeconds(word: ProgressWord | null, now: number): number | null {
+  if (!word) return null;
+  return Math.max(0, Math.ceil((word.remainingMs - Math.max(0, now - word.receivedAt)) / 1000));
+}
+
+/** The server's word in a status answer or message, when it carries one. */
+export function progressWord(status: {
+  progress?: number | null;
+  remainingMs?: number | null;
+  receivedAt?: number;
+}): ProgressWord | null {
+  const { progress, remainingMs, receivedAt } = status;
+  if (typeof progress !== 'number' || typeof remainingMs !== 'number' || typeof receivedAt !== 'number') return null;
+  return { progress: Math.min(1, Math.max(0, progress)), remainingMs: Math.max(0, remainingMs), receivedAt };
 }
 
 export type StepState = 'completed' | 'processing' | 'waiting';
 
-/** The state of each of `count` steps at `percent`: step i covers [i/count, (i+1)/count) of the way. */
-export function stepStates(count: number, percent: number, done: boolean): StepState[] {
+/** The state of each of `count` steps at `share` of the job (0 to 1): step i covers [i/count, (i+1)/count). */
+export function stepStates(count: number, share: number, done: boolean): StepState[] {
   return Array.from({ length: count }, (_, index) => {
     if (done) return 'completed';
-    const start = (index / count) * 100;
-    const end = ((index + 1) / count) * 100;
-    if (percent >= end) return 'completed';
-    if (percent >= start) return 'processing';
+    if (share >= (index + 1) / count) return 'completed';
+    if (share >= index / count) return 'processing';
     return 'waiting';
   });
 }

@@ -1,7 +1,7 @@
 import type { TrackService, TrackStatus } from '../../contracts/events';
 
 const ANALYZING = new Set(['start', 'decode', 'analyze', 'reference', 'probe']);
-const FINALIZING = new Set(['resample', 'check', 'write', 'preview', 'after', 'outputs', 'mux']);
+const FINALIZING = new Set(['resample', 'check', 'write', 'preview', 'after', 'outputs', 'mux', 'done']);
 
 /** The spec's status for an engine stage: analysing the input, working on it, or writing the results. */
 export function statusForStage(service: TrackService, stage: string): TrackStatus {

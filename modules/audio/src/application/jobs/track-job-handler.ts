@@ -16,6 +16,7 @@ import { type EngineSpeedDocument, GetEngineSpeed } from '../../contracts/querie
 import { StaleJobError, TrackNotFoundError } from '../../domain/errors';
 import { TrackCommands } from '../track-commands';
 import { makePreview } from './preview';
+import { estimateJob } from './progress-estimate';
 import { DEFAULT_REAL_TIME_FACTOR, FAILURE_MESSAGES, statusForStage } from './stage-status';
 import { TRACK_JOB, type TrackJobPayload } from './track-jobs';
 
@@ -175,14 +176,21 @@ export class TrackJobHandler implements JobHandler, OnModuleInit {
       if (now - lastSent < PROGRESS_INTERVAL_MS) return;
       lastSent = now;
       void realTimeFactor.then((factor) => {
+        const estimate = estimateJob({
+          startedAt,
+          now,
+          expectedMs: upload.durationSec * factor * 1000,
+          engineProgress: event.progress,
+        });
         this.realtime.publish({
           userId: job.userId,
           channel: 'track.status',
           payload: {
             trackId: job.subject,
             status,
-            progress: event.progress,
-            estimatedCompletion: new Date(Math.max(startedAt + upload.durationSec * factor * 1000, now)).toISOString(),
+            progress: estimate.progress,
+            remainingMs: estimate.remainingMs,
+            estimatedCompletion: new Date(now + estimate.remainingMs).toISOString(),
           },
         });
       });

@@ -6,7 +6,8 @@ import type { TrackEvent, TrackStatus } from '../../contracts/events';
 
 /**
  * `track.status` to the owner's sockets for every status change recorded on a track (the job runner adds finer
- * progress between them). The payload is the status endpoint's.
+ * progress between them: the share done and the time left, `progress-estimate.ts`). The payload is the status
+ * endpoint's.
  */
 @Injectable()
 export class TrackRealtime implements OnModuleInit {
@@ -52,7 +53,8 @@ function statusOf(
     case 'ProcessingRequested':
       return { status: processingStatus(event.data.service), progress: 0, error: null };
     case 'ProcessingProgressed':
-      return { status: event.data.status, progress: event.data.progress, error: null };
+      // The event holds the engine's own progress; the share of the job shown comes with the worker's estimates.
+      return { status: event.data.status, progress: null, error: null };
     case 'PreviewReady':
     case 'StemsReady':
       return { status: resultStatus(event.data.service, false), progress: 1, error: null };

@@ -29,8 +29,13 @@ export interface TrackStatus {
   status: string;
   error: string | null;
   errorCode?: string | null;
+  /** While the job runs: the share done (0 to 1, by time); after it, 1. */
   progress: number | null;
+  /** While the job runs: the time left, ms (a duration, so that the two machines' clocks need not agree). */
+  remainingMs?: number | null;
   estimatedCompletion: string | null;
+  /** Client-side: when the last `progress` and `remainingMs` arrived, on this machine's clock. */
+  receivedAt?: number;
 }
 
 interface StatusMessage extends TrackStatus {
@@ -87,6 +92,7 @@ export const tracksApi = api.injectEndpoints({
     }),
     getTrackStatus: build.query<TrackStatus, string>({
       query: (id) => `/audio/track/${encodeURIComponent(id)}/status`,
+      transformResponse: (status: TrackStatus) => ({ ...status, receivedAt: Date.now() }),
       /** Live: `track.status` messages for this track replace the cached status (the poll is the fallback). */
       async onCacheEntryAdded(id, { updateCachedData, cacheDataLoaded, cacheEntryRemoved, extra }) {
         const { realtime } = extra as ApiExtra;
@@ -102,6 +108,10 @@ export const tracksApi = api.injectEndpoints({
             draft.status = payload.status;
             draft.error = payload.error ?? null;
             if (typeof payload.progress === 'number') draft.progress = payload.progress;
+            if (typeof payload.remainingMs === 'number') {
+              draft.remainingMs = payload.remainingMs;
+              draft.receivedAt = Date.now();
+            }
             if (payload.estimatedCompletion) draft.estimatedCompletion = payload.estimatedCompletion;
           });
         });

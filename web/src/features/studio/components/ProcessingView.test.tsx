@@ -37,7 +37,16 @@ const track: Track = {
 };
 
 describe('the processing view with the socket down', () => {
-  let status: { status: string; error: string | null; progress: number; estimatedCompletion: string | null };
+  let status: {
+    status: string;
+    error: string | null;
+    progress: number;
+    remainingMs: number | null;
+    estimatedCompletion: string | null;
+  };
+  // The server's answer at the time of the call: the job ends 100 s after NOW.
+  const answer = () =>
+    status.remainingMs === null ? status : { ...status, remainingMs: Math.max(0, NOW + 100_000 - Date.now()) };
 
   beforeEach(() => {
     jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'], now: NOW });
@@ -45,6 +54,7 @@ describe('the processing view with the socket down', () => {
       status: 'ANALYZING',
       error: null,
       progress: 0.1,
+      remainingMs: 100_000,
       estimatedCompletion: new Date(NOW + 100_000).toISOString(),
     };
   });
@@ -55,7 +65,7 @@ describe('the processing view with the socket down', () => {
   it('polls the status every second, shows the steps and the time left, and ends half a second after the result', async () => {
     const server = fakeServer({
       'GET /api/user/profile': () => ({ status: 404, body: {} }),
-      'GET /api/audio/track/t1/status': () => ({ status: 200, body: status }),
+      'GET /api/audio/track/t1/status': () => ({ status: 200, body: answer() }),
     });
     const onFinished = jest.fn();
     renderRoutes([
@@ -69,9 +79,10 @@ describe('the processing view with the socket down', () => {
     expect(screen.getAllByRole('listitem')).toHaveLength(7);
     expect(screen.getByText(/^About 1:3\d left$/)).toBeTruthy();
     const bar = screen.getByRole('progressbar', { name: 'Processing progress' });
-    expect(Number(bar.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(10);
+    // The processing bar starts where the upload ring ended (30 %) and covers the rest of the way.
+    expect(Number(bar.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(30 + 7);
 
-    status = { ...status, status: 'PREVIEW_READY', progress: 1, estimatedCompletion: null };
+    status = { ...status, status: 'PREVIEW_READY', progress: 1, remainingMs: null, estimatedCompletion: null };
     await advance(1000);
     expect(bar.getAttribute('aria-valuenow')).toBe('100');
     expect(onFinished).not.toHaveBeenCalled();
@@ -82,7 +93,7 @@ describe('the processing view with the socket down', () => {
   it('aborts only after Yes in the confirmation, through the cancel call', async () => {
     const server = fakeServer({
       'GET /api/user/profile': () => ({ status: 404, body: {} }),
-      'GET /api/audio/track/t1/status': () => ({ status: 200, body: status }),
+      'GET /api/audio/track/t1/status': () => ({ status: 200, body: answer() }),
       'POST /api/audio/track/t1/cancel': () => ({ status: 200, body: { success: true } }),
     });
     const onAborted = jest.fn();

@@ -5,7 +5,16 @@ import { formatDuration } from '../../../lib/format';
 import { useAppSelector } from '../../../lib/hooks';
 import { useNow } from '../../../lib/useNow';
 import { useCancelTrackMutation, useGetTrackStatusQuery, type Track } from '../api/tracks';
-import { isResult, processingPercent, remainingSeconds, STEPS, stepStates, type StudioService } from '../progress';
+import {
+  isResult,
+  processingPercent,
+  processingShare,
+  progressWord,
+  remainingSeconds,
+  STEPS,
+  stepStates,
+  type StudioService,
+} from '../progress';
 
 /** Status poll while the socket is down (spec §9: every second in the processing view). */
 export const STATUS_POLL_MS = 1000;
@@ -31,27 +40,32 @@ export function ProcessingView({ track, onFinished, onAborted }: ProcessingViewP
     pollingInterval: connected ? SAFETY_POLL_MS : STATUS_POLL_MS,
     refetchOnMountOrArgChange: true,
   });
-  const now = useNow(500);
+  const now = useNow(250);
+  const watchedFrom = useRef(Date.now());
   const shown = useRef(0);
+  const almostDone = useRef(false);
   const [confirming, setConfirming] = useState(false);
   const [cancel, cancelState] = useCancelTrackMutation();
   const [cancelFailed, setCancelFailed] = useState(false);
 
   const status = data?.status ?? track.status;
   const done = isResult(status);
+  const word = data ? progressWord(data) : null;
   const percent = processingPercent({
     service,
     status,
-    startedAt: Date.parse(track.createdAt),
+    startedAt: watchedFrom.current,
     now,
-    estimatedCompletion: data?.estimatedCompletion ?? null,
-    serverProgress: data?.progress ?? track.progress ?? null,
+    word,
     previous: shown.current,
   });
   shown.current = percent;
-  const left = remainingSeconds(data?.estimatedCompletion ?? null, now);
+  // Once "Almost done" shows, it stays: estimates a second either side of the end would make it flicker.
+  const counted = remainingSeconds(word, now);
+  if (counted === 0) almostDone.current = true;
+  const left = almostDone.current ? 0 : counted;
   const steps = STEPS[service] ?? [];
-  const states = stepStates(steps.length, percent, done);
+  const states = stepStates(steps.length, processingShare(percent), done);
 
   const finishedRef = useRef(onFinished);
   finishedRef.current = onFinished;
