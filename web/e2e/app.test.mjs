@@ -237,7 +237,7 @@ describe('Kora in Chromium', { concurrency: false }, () => {
     await page.getByRole('link', { name: 'Tableau de bord' }).waitFor();
     await check('375px navigation open');
     await page.getByRole('button', { name: 'Menu du compte' }).click();
-    await page.getByRole('menuitem', { name: 'Se déconnecter' }).waitFor();
+    await page.getByRole('menuitem', { name: 'Se déconnecter', exact: true }).waitFor();
     await check('375px user menu open');
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Notifications', exact: true }).click();
@@ -250,12 +250,12 @@ describe('Kora in Chromium', { concurrency: false }, () => {
     assert.deepEqual(problems, []);
   });
 
-  test('logging out from the user menu ends the sessions, and signing in again returns home', async () => {
+  test('logging out from the user menu ends this session, and signing in again returns home', async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${server.baseUrl}/dashboard`);
     await page.getByRole('button', { name: 'Menu du compte' }).click();
     const serverLogout = page.waitForResponse((r) => r.url().endsWith('/api/auth/logout'));
-    await page.getByRole('menuitem', { name: 'Se déconnecter' }).click();
+    await page.getByRole('menuitem', { name: 'Se déconnecter', exact: true }).click();
     assert.equal((await serverLogout).status(), 200);
     await page.waitForURL(/\/oidc\/interaction\//);
     assert.equal(await page.getAttribute('html', 'lang'), 'fr');
@@ -266,29 +266,41 @@ describe('Kora in Chromium', { concurrency: false }, () => {
     await page.getByRole('heading', { level: 1, name: `Bienvenue, ${PERSON.firstName}` }).waitFor();
   });
 
-  test('a session ended on another device takes this tab to sign-in at once, where it was', async () => {
+  test('a logout on another device leaves this tab signed in; logging out on all devices takes it to sign-in at once', async () => {
     const connected = page.waitForEvent('websocket', (socket) => socket.url().includes('/socket.io/'));
     await page.goto(`${server.baseUrl}/dashboard?service=STEM_SEPARATION`);
     await connected;
     await page.waitForTimeout(500); // the socket's handshake done
 
-    // Another device: signs in, then logs out, which ends the account's sessions.
+    // Another device signs in, then logs out: its own session ends, not this one.
     const other = watch(await browser.newContext({ locale: 'en-US' }));
     const device = await other.newPage();
-    await device.goto(`${server.baseUrl}/dashboard`);
+    const signIn = async () => {
+      await device.goto(`${server.baseUrl}/dashboard`);
+      await device.waitForURL(/\/oidc\/interaction\//);
+      await signInOnProvider(device, PERSON);
+      await device.waitForURL(`${server.baseUrl}/dashboard`);
+    };
+    await signIn();
+    // The account speaks French (chosen earlier): the device's menu does too.
+    await device.getByRole('button', { name: 'Menu du compte' }).click();
+    await device.getByRole('menuitem', { name: 'Se déconnecter', exact: true }).click();
     await device.waitForURL(/\/oidc\/interaction\//);
-    await signInOnProvider(device, PERSON);
-    await device.waitForURL(`${server.baseUrl}/dashboard`);
-    const token = await device.evaluate(() => {
+    await page.waitForTimeout(1500);
+    assert.equal(page.url(), `${server.baseUrl}/dashboard?service=STEM_SEPARATION`, 'this tab stays where it was');
+    assert.notEqual(await storedUser(), null);
+    const profile = await page.evaluate(async () => {
       const key = Object.keys(localStorage).find((name) => name.startsWith('oidc.user:'));
-      return JSON.parse(localStorage.getItem(key)).access_token;
+      const token = JSON.parse(localStorage.getItem(key)).access_token;
+      return (await fetch('/api/user/profile', { headers: { Authorization: `Bearer ${token}` } })).status;
     });
+    assert.equal(profile, 200, "this tab's token still works");
+
+    // Back on the other device: "Log out on all devices" ends this tab's session too.
+    await signIn();
+    await device.getByRole('button', { name: 'Menu du compte' }).click();
     const ended = Date.now();
-    const logout = await fetch(`${server.baseUrl}/api/auth/logout`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    assert.equal(logout.status, 200);
+    await device.getByRole('menuitem', { name: 'Se déconnecter de tous les appareils' }).click();
     // The socket says so: sign-in within seconds, not after the renewal frame's minute.
     await page.waitForURL(/\/oidc\/interaction\//, { timeout: 10_000 });
     process.stdout.write(`# session ended elsewhere: on sign-in after ${((Date.now() - ended) / 1000).toFixed(2)} s\n`);

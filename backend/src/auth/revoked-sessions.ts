@@ -13,7 +13,13 @@ const PAGE = 1_000;
 export const CUTOFF_KEPT_SECONDS = LONGEST_ACCESS_TOKEN_SECONDS + 60 * 60;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
-export type SessionsEndedListener = (userId: string, tokensIssuedUntilSecond: number) => void;
+/** A cutoff just recorded: the account's tokens issued until that second, or with `sessionId` that session's only. */
+export interface EndedSessions {
+  userId: string;
+  tokensIssuedUntilSecond: number;
+  sessionId: string | null;
+}
+export type SessionsEndedListener = (ended: EndedSessions) => void;
 
 /**
  * Which access tokens no longer count although their signature and expiry are fine: those of an account whose
@@ -26,6 +32,10 @@ export type SessionsEndedListener = (userId: string, tokensIssuedUntilSecond: nu
  * `iat` counts whole seconds, so a cutoff covers its whole second: tokens issued in that second are refused too,
  * and the revoking request answers only once that second is over (`settled`), so a new sign-in works at once.
  *
+ * A logout on one device ends one session (`sessionId`): every token carrying that session's id (`sid`) is refused,
+ * whenever it was issued (the provider revoked the session's refresh tokens, so none is issued after), and the
+ * account's other devices go on.
+ *
  * Cutoffs older than `CUTOFF_KEPT_SECONDS` (a day and an hour) are forgotten every 10 minutes: every token they
  * refuse has expired by then, so memory stays bounded by the revocations of the last day. What is forgotten leaves
  * one number, the newest forgotten cutoff: a token issued at or before it is refused whoever it belongs to. Only a
@@ -36,6 +46,8 @@ export type SessionsEndedListener = (userId: string, tokensIssuedUntilSecond: nu
 export class RevokedSessions extends SessionRevocations implements OnApplicationBootstrap, BeforeApplicationShutdown {
   /** userId → the last second (epoch seconds, like `iat`) whose tokens are refused. */
   private readonly cutoffs = new Map<string, number>();
+  /** Session id (`sid`) → the second it ended (epoch seconds), for the logouts of one device. */
+  private readonly endedSessions = new Map<string, number>();
   /** The newest cutoff forgotten by `prune` (epoch seconds), or null while none has been. */
   private forgottenUntil: number | null = null;
   private readonly listeners = new Set<SessionsEndedListener>();
@@ -58,7 +70,8 @@ export class RevokedSessions extends SessionRevocations implements OnApplication
    */
   isRevoked(user: AuthenticatedUser): boolean {
     const cutoff = this.cutoffs.get(user.userId);
-    const { iat, exp } = user.claims;
+    const { iat, exp, sid } = user.claims;
+    if (typeof sid === 'string' && this.endedSessions.has(sid)) return true;
     if (typeof iat !== 'number') {
       if (cutoff !== undefined) return true;
       // Undated: it may be as old as its expiry less the longest lifetime.
@@ -68,9 +81,9 @@ export class RevokedSessions extends SessionRevocations implements OnApplication
     return (cutoff !== undefined && iat <= cutoff) || (this.forgottenUntil !== null && iat <= this.forgottenUntil);
   }
 
-  /** Tracked cutoffs (operators, tests). */
+  /** Tracked cutoffs, of accounts and of single sessions (operators, tests). */
   get size(): number {
-    return this.cutoffs.size;
+    return this.cutoffs.size + this.endedSessions.size;
   }
 
   /**
@@ -86,6 +99,12 @@ export class RevokedSessions extends SessionRevocations implements OnApplication
       this.forgottenUntil = Math.max(this.forgottenUntil ?? cutoff, cutoff);
       forgotten += 1;
     }
+    // A single session's tokens issued before its end have expired by now, and none was issued after it.
+    for (const [sessionId, ended] of this.endedSessions) {
+      if (ended >= horizon) continue;
+      this.endedSessions.delete(sessionId);
+      forgotten += 1;
+    }
     return forgotten;
   }
 
@@ -99,13 +118,20 @@ export class RevokedSessions extends SessionRevocations implements OnApplication
     return new Date().toISOString();
   }
 
-  ended(userId: string, tokensIssuedUntil: string): void {
+  ended(userId: string, tokensIssuedUntil: string, sessionId?: string): void {
     const second = Math.floor(Date.parse(tokensIssuedUntil) / 1000);
-    if (!Number.isFinite(second) || second <= (this.cutoffs.get(userId) ?? -Infinity)) return;
-    this.cutoffs.set(userId, second);
+    if (!Number.isFinite(second)) return;
+    if (sessionId) {
+      if (this.endedSessions.has(sessionId)) return;
+      this.endedSessions.set(sessionId, second);
+    } else {
+      if (second <= (this.cutoffs.get(userId) ?? -Infinity)) return;
+      this.cutoffs.set(userId, second);
+    }
+    const ended: EndedSessions = { userId, tokensIssuedUntilSecond: second, sessionId: sessionId ?? null };
     for (const listener of this.listeners) {
       try {
-        listener(userId, second);
+        listener(ended);
       } catch (error) {
         this.logger.error({ err: error }, 'sessions-ended listener failed');
       }
@@ -135,7 +161,7 @@ export class RevokedSessions extends SessionRevocations implements OnApplication
       },
       async (events, scannedTo) => {
         for (const event of events as RecordedEvent<SessionsEnded>[]) {
-          this.ended(streamId(event.streamName), event.data.tokensIssuedUntil);
+          this.ended(streamId(event.streamName), event.data.tokensIssuedUntil, event.data.sessionId);
         }
         if (scannedTo >= head) caughtUp();
       },
@@ -158,7 +184,10 @@ export class RevokedSessions extends SessionRevocations implements OnApplication
     let after = '';
     for (;;) {
       const page = await collection.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit: PAGE });
-      for (const doc of page) this.ended(doc._id, doc.tokensIssuedUntil);
+      for (const doc of page) {
+        if (doc.tokensIssuedUntil) this.ended(doc._id, doc.tokensIssuedUntil);
+        for (const [sessionId, ended] of Object.entries(doc.sessions ?? {})) this.ended(doc._id, ended, sessionId);
+      }
       if (page.length < PAGE) return;
       after = page[page.length - 1]!._id;
     }

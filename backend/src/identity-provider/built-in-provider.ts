@@ -24,6 +24,13 @@ import { providerConfiguration } from './provider-configuration';
 import { pinPublicOrigin } from './public-origin';
 import { PageLimits } from './rate-limits';
 
+/** A provider session as oidc-provider stores it (`oidc-adapter.ts`): `uid` is what access tokens carry as `sid`. */
+interface OidcSessionDoc {
+  _id: string;
+  uid: string | null;
+  payload: { accountId?: string; authorizations?: Record<string, { grantId?: string }> };
+}
+
 /**
  * The built-in OpenID Connect provider (oidc-provider) mounted at /oidc: authorization code with PKCE for the web
  * client, refresh tokens, JWT access tokens for the API audience, RP-initiated logout, and its own pages in English
@@ -109,9 +116,15 @@ export class BuiltInIdentityProvider extends IdentityProvider {
    * An access token for the API, shaped like the ones the token endpoint issues (for `npm run users -- token`:
    * scripts and support). The provider's own flows never use it.
    */
-  async signAccessToken(userId: string, minutes: number, clientId: string, audience: string): Promise<string> {
+  async signAccessToken(
+    userId: string,
+    minutes: number,
+    clientId: string,
+    audience: string,
+    sessionId?: string,
+  ): Promise<string> {
     const jwk = this.keys.jwks[0]!;
-    return new SignJWT({ scope: 'api', client_id: clientId })
+    return new SignJWT({ scope: 'api', client_id: clientId, ...(sessionId ? { sid: sessionId } : {}) })
       .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: jwk.kid! })
       .setIssuer(this.issuer)
       .setAudience(audience)
@@ -152,18 +165,32 @@ export class BuiltInIdentityProvider extends IdentityProvider {
   }
 
   async endSessions(userId: string): Promise<void> {
-    const sessions = this.store.collection<{
-      _id: string;
-      payload: { accountId?: string; authorizations?: Record<string, { grantId?: string }> };
-    }>('_oidc');
+    await this.endSessionsWhere(userId, () => true);
+    await this.oidcStore().deleteMany({ model: 'Grant', 'payload.accountId': userId });
+  }
+
+  /** `sessionId`: the provider session's uid, which access tokens carry as `sid`. */
+  async endSession(userId: string, sessionId: string): Promise<void> {
+    await this.endSessionsWhere(userId, (session) => session.uid === sessionId);
+  }
+
+  private oidcStore() {
+    return this.store.collection<OidcSessionDoc>('_oidc');
+  }
+
+  /** Deletes the user's provider sessions that `chosen` picks, with their grants' tokens (refresh tokens included). */
+  private async endSessionsWhere(userId: string, chosen: (session: OidcSessionDoc) => boolean): Promise<void> {
+    const sessions = this.oidcStore();
     const mine = await sessions.find({ model: 'Session', 'payload.accountId': userId });
     for (const session of mine) {
+      if (!chosen(session)) continue;
       for (const authorization of Object.values(session.payload.authorizations ?? {})) {
-        if (authorization.grantId) await sessions.deleteMany({ grantId: authorization.grantId });
+        if (!authorization.grantId) continue;
+        await sessions.deleteMany({ grantId: authorization.grantId });
+        await sessions.deleteById(`Grant:${authorization.grantId}`); // the adapter's key: `{model}:{id}`
       }
       await sessions.deleteById(session._id);
     }
-    await sessions.deleteMany({ model: 'Grant', 'payload.accountId': userId });
   }
 
   async deleteUser(userId: string): Promise<void> {

@@ -49,6 +49,10 @@ export class ExternalIdentityProvider extends IdentityProvider {
     this.logger.info({ userId }, 'sessions end at the external issuer when the client signs out there');
   }
 
+  async endSession(userId: string, sessionId: string): Promise<void> {
+    this.logger.info({ userId, sessionId }, 'the session ends at the external issuer when the client signs out there');
+  }
+
   async deleteUser(userId: string): Promise<void> {
     this.logger.warn({ userId }, 'account purged here: delete the user at the external issuer too');
   }

@@ -129,6 +129,17 @@ export function providerConfiguration({
       RefreshToken: 30 * DAY,
     },
     rotateRefreshToken: true,
+    formats: {
+      customizers: {
+        // The provider session's id in every access token, as `sid` (the session of the browser that signed in, kept
+        // by its refresh tokens): a logout on one device ends that session's tokens at the API and leaves the
+        // account's other devices signed in.
+        jwt: async (_ctx, token, jwt) => {
+          const { sessionUid } = token as { sessionUid?: unknown };
+          if (typeof sessionUid === 'string') jwt.payload.sid = sessionUid;
+        },
+      },
+    },
     renderError: oidcErrorPage(pages, logger),
   };
 }

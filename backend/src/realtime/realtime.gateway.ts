@@ -12,7 +12,7 @@ import { RealtimeRegistry } from '@kora/kernel/nest';
 import type { Logger } from 'pino';
 import type { Subscription as RxSubscription } from 'rxjs';
 import type { Server, Socket } from 'socket.io';
-import { RevokedSessions } from '../auth/revoked-sessions';
+import { type EndedSessions, RevokedSessions } from '../auth/revoked-sessions';
 import { bearerToken, InvalidTokenError, TokenVerifier } from '../auth/token-verifier';
 import { DurableEventPublisher } from '../cqrs/durable-event-publisher';
 import { LOGGER } from '../observability/logger';
@@ -25,8 +25,9 @@ export const userRoom = (userId: string): string => `user:${userId}`;
 
 interface SocketData {
   userId: string;
-  /** The token's `iat`, to end the connection when its session ends. */
+  /** The token's `iat` and `sid`, to end the connection when its session ends. */
   issuedAt: unknown;
+  sessionId: unknown;
   expiry?: NodeJS.Timeout;
 }
 
@@ -66,6 +67,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
           const data = socket.data as SocketData;
           data.userId = user.userId;
           data.issuedAt = user.claims.iat;
+          data.sessionId = user.claims.sid;
           if (user.expiresAt !== null) {
             // An expired token ends the connection; the client reconnects with a fresh one.
             data.expiry = setTimeout(() => socket.disconnect(true), Math.max(0, user.expiresAt - Date.now()));
@@ -79,7 +81,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
         },
       );
     });
-    this.stopRevocations = this.revoked.onEnded((userId, until) => this.endSessions(userId, until));
+    this.stopRevocations = this.revoked.onEnded((ended) => this.endSessions(ended));
     this.busSubscription = this.bus.subscribe((event) => this.forward(event as RecordedEvent));
     this.busSubscription.add(
       this.registry.ephemeral.subscribe((message) =>
@@ -120,11 +122,14 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
    * Ends this process's connections opened with a token the new cutoff revokes, telling each first
    * (`session.ended`): the page goes to sign-in at once instead of trying to renew a session that no longer exists.
    */
-  private endSessions(userId: string, tokensIssuedUntilSecond: number): void {
+  private endSessions({ userId, tokensIssuedUntilSecond, sessionId }: EndedSessions): void {
     for (const socket of this.server.sockets.sockets.values()) {
       const data = socket.data as SocketData;
       if (data.userId !== userId) continue;
-      if (typeof data.issuedAt !== 'number' || data.issuedAt <= tokensIssuedUntilSecond) {
+      const revoked = sessionId
+        ? data.sessionId === sessionId
+        : typeof data.issuedAt !== 'number' || data.issuedAt <= tokensIssuedUntilSecond;
+      if (revoked) {
         socket.emit('session.ended', {});
         socket.disconnect(true); // engine.io sends what is buffered before it closes
       }

@@ -98,32 +98,62 @@ describe('the built-in OpenID provider, driven over HTTP', () => {
       .expect(200);
   });
 
-  it('ends every session from the API logout: refresh tokens, and at once every access token issued so far', async () => {
+  it("logs out this device only: its refresh token and its access tokens end, the other device's go on", async () => {
     const person = { email: 'moussa@example.ci', password: 'un-mot-de-passe', firstName: 'Moussa', lastName: 'Koné' };
-    const client = new OidcTestClient(test.url);
-    const tokens = await client.signUp(person);
-    const phone = await new OidcTestClient(test.url).signIn(person.email, person.password);
+    const laptop = new OidcTestClient(test.url);
+    const tokens = await laptop.signUp(person);
+    const phone = new OidcTestClient(test.url);
+    const phoneTokens = (await phone.signIn(person.email, person.password)) as typeof tokens;
+    // Each device's tokens carry its own session id.
+    const laptopSid = jwtPayload(tokens.access_token).sid;
+    expect(typeof laptopSid).toBe('string');
+    expect(jwtPayload(phoneTokens.access_token).sid).not.toBe(laptopSid);
     const auth = { Authorization: `Bearer ${tokens.access_token}` };
-    const phoneAuth = { Authorization: `Bearer ${(phone as { access_token: string }).access_token}` };
+    const phoneAuth = { Authorization: `Bearer ${phoneTokens.access_token}` };
     await request(test.url).post('/api/auth/signup').set(auth).expect(200);
     await request(test.url).get('/api/user/profile').set(auth).expect(200); // the verified token is cached now
+
+    const done = await request(test.url).post('/api/auth/logout').set(auth).expect(200);
+    expect(done.body).toEqual({ ok: true, everywhere: false });
+    expect((await laptop.refresh(tokens.refresh_token!)).status).toBe(400);
+    const refused = { statusCode: 401, code: 'AUTH.REQUIRED', message: 'Authentication required' };
+    expect((await request(test.url).get('/api/user/profile').set(auth).expect(401)).body).toEqual(refused);
+    await request(test.url).post('/api/mixing/sessions/create').set(auth).send({ name: 'Nuit' }).expect(401);
+    await request(test.url)
+      .post('/api/audio/upload')
+      .set(auth)
+      .field('service', 'AI_MASTERING')
+      .attach('file', Buffer.from('RIFF'), 'a.wav')
+      .expect(401);
+
+    // The phone is still signed in, and renews its session.
+    await request(test.url).get('/api/user/profile').set(phoneAuth).expect(200);
+    const renewed = await phone.refresh(phoneTokens.refresh_token!);
+    expect(renewed.status).toBe(200);
+    await request(test.url)
+      .get('/api/user/profile')
+      .set({ Authorization: `Bearer ${renewed.body.access_token}` })
+      .expect(200);
+  });
+
+  it('signs out everywhere: every refresh token, and at once every access token issued so far', async () => {
+    const person = { email: 'kofi@example.tg', password: 'un-mot-de-passe', firstName: 'Kofi', lastName: 'Mensah' };
+    const client = new OidcTestClient(test.url);
+    const tokens = await client.signUp(person);
+    const phone = new OidcTestClient(test.url);
+    const phoneTokens = (await phone.signIn(person.email, person.password)) as typeof tokens;
+    const auth = { Authorization: `Bearer ${tokens.access_token}` };
+    const phoneAuth = { Authorization: `Bearer ${phoneTokens.access_token}` };
+    await request(test.url).post('/api/auth/signup').set(auth).expect(200);
     await request(test.url).get('/api/user/profile').set(phoneAuth).expect(200);
 
-    await request(test.url).post('/api/auth/logout').set(auth).expect(200);
+    const done = await request(test.url).post('/api/auth/logout-everywhere').set(auth).expect(200);
+    expect(done.body).toEqual({ ok: true, everywhere: true });
     expect((await client.refresh(tokens.refresh_token!)).status).toBe(400);
-    const refused = { statusCode: 401, code: 'AUTH.REQUIRED', message: 'Authentication required' };
-    for (const headers of [auth, phoneAuth]) {
-      expect((await request(test.url).get('/api/user/profile').set(headers).expect(401)).body).toEqual(refused);
-      await request(test.url).post('/api/mixing/sessions/create').set(headers).send({ name: 'Nuit' }).expect(401);
-      await request(test.url)
-        .post('/api/audio/upload')
-        .set(headers)
-        .field('service', 'AI_MASTERING')
-        .attach('file', Buffer.from('RIFF'), 'a.wav')
-        .expect(401);
-    }
+    expect((await phone.refresh(phoneTokens.refresh_token!)).status).toBe(400);
+    for (const headers of [auth, phoneAuth]) await request(test.url).get('/api/user/profile').set(headers).expect(401);
 
-    // Signing in again right after the logout gives a token that works.
+    // Signing in again right after gives a token that works.
     const back = await new OidcTestClient(test.url).signIn(person.email, person.password);
     await request(test.url)
       .get('/api/user/profile')

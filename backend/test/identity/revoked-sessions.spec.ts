@@ -67,4 +67,23 @@ describe('revoked sessions, pruned', () => {
     expect(revoked.isRevoked(token('awa', start - 10))).toBe(true);
     expect(revoked.isRevoked(token('awa', start - 9))).toBe(false);
   });
+
+  it("refuses every token of one ended session, whenever issued, and not the account's other sessions", () => {
+    const { revoked, clock } = list();
+    const ended: unknown[] = [];
+    revoked.onEnded((event) => ended.push(event));
+    const device = (sid: string, iat: number) => ({ userId: 'awa', claims: { sub: 'awa', iat, exp: iat + HOUR, sid } });
+    revoked.ended('awa', at(start - 60), 'laptop');
+    expect(ended).toEqual([{ userId: 'awa', tokensIssuedUntilSecond: start - 60, sessionId: 'laptop' }]);
+    expect(revoked.isRevoked(device('laptop', start - 120))).toBe(true);
+    expect(revoked.isRevoked(device('laptop', start + 5))).toBe(true); // a refresh racing the logout
+    expect(revoked.isRevoked(device('phone', start - 120))).toBe(false);
+    expect(revoked.isRevoked(token('awa', start - 120))).toBe(false);
+    revoked.ended('awa', at(start - 30), 'laptop'); // the log delivering what this process applied already
+    expect(ended).toHaveLength(1);
+    // Forgotten a day and an hour later: every token of that session has expired by then.
+    clock.seconds = start - 60 + CUTOFF_KEPT_SECONDS + 1;
+    expect(revoked.prune()).toBe(1);
+    expect(revoked.size).toBe(0);
+  });
 });

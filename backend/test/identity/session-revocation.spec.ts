@@ -1,6 +1,8 @@
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { IdentityProvider } from '@kora/identity';
+import { BuiltInIdentityProvider } from '../../src/identity-provider/built-in-provider';
 import { registeredUser } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { tempDir } from '../support/temp';
@@ -67,6 +69,46 @@ describe('ended sessions, across replicas', () => {
     const third = await startTestApp({ realAuth: true, dataDir: data.path, env: replicaEnv });
     apps.push(third);
     expect(await status(third, awa.auth)).toBe(401);
+  });
+
+  it("ends one device's session on every replica, closing only its sockets, and a later replica knows it", async () => {
+    const kofi = await registeredUser(first, { email: 'kofi@example.tg' });
+    const provider = first.app.get(IdentityProvider) as BuiltInIdentityProvider;
+    const device = async (sessionId: string) => {
+      const token = await provider.signAccessToken(
+        kofi.userId,
+        10,
+        first.config.oidc.clientId,
+        first.config.oidc.audience,
+        sessionId,
+      );
+      return { token, auth: { Authorization: `Bearer ${token}` } };
+    };
+    const laptop = await device('laptop-session');
+    const phone = await device('phone-session');
+    const laptopSocket = await connect(second, laptop.token);
+    const phoneSocket = await connect(second, phone.token);
+    const told: string[] = [];
+    laptopSocket.on('session.ended', () => told.push('laptop'));
+    phoneSocket.on('session.ended', () => told.push('phone'));
+    const laptopClosed = new Promise<string>((resolve) => laptopSocket.once('disconnect', resolve));
+
+    const done = await request(first.url).post('/api/auth/logout').set(laptop.auth).expect(200);
+    expect(done.body).toEqual({ ok: true, everywhere: false });
+    expect(await status(first, laptop.auth)).toBe(401);
+    await eventually(async () => (await status(second, laptop.auth)) === 401);
+    expect(await laptopClosed).toBe('io server disconnect');
+    expect(told).toEqual(['laptop']);
+    expect(phoneSocket.connected).toBe(true);
+    expect(await status(first, phone.auth)).toBe(200);
+    expect(await status(second, phone.auth)).toBe(200);
+    // A token without a session id belongs to no device in particular: the account's own cutoff did not move.
+    expect(await status(second, kofi.auth)).toBe(200);
+
+    const third = await startTestApp({ realAuth: true, dataDir: data.path, env: replicaEnv });
+    apps.push(third);
+    expect(await status(third, laptop.auth)).toBe(401);
+    expect(await status(third, phone.auth)).toBe(200);
   });
 
   it('refuses the tokens of a deactivated account on the other replica too', async () => {

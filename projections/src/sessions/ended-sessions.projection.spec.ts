@@ -14,6 +14,11 @@ const ended = (tokensIssuedUntil: string, reason: SessionsEnded['data']['reason'
   type: 'SessionsEnded',
   data: { reason, tokensIssuedUntil },
 });
+/** A logout on one device: that session only. */
+const oneEnded = (sessionId: string, tokensIssuedUntil: string): SessionsEnded => ({
+  type: 'SessionsEnded',
+  data: { reason: 'logout', tokensIssuedUntil, sessionId },
+});
 const cutoff = (userId: string, tokensIssuedUntil: string): EndedSessionsDocument => ({
   _id: userId,
   tokensIssuedUntil,
@@ -64,5 +69,28 @@ describe('the ended-sessions read model', () => {
     const logout = log.record(accountStream('u1'), ended(T1));
     const deactivation = log.record(accountStream('u1'), ended(T2, 'deactivation'));
     givenEvents(logout, deactivation, logout, deactivation).thenDocument('u1', cutoff('u1', T2));
+  });
+
+  it('records a single session ended apart from the account-wide cutoff, which it leaves alone', () => {
+    const log = eventLog<SessionsEnded>({ userId: 'u1', occurredAt: T0 });
+    givenEvents(log.record(accountStream('u1'), oneEnded('phone', T0))).thenDocument('u1', {
+      _id: 'u1',
+      tokensIssuedUntil: null,
+      sessions: { phone: T0 },
+    });
+    givenEvents(
+      log.record(accountStream('u1'), ended(T0)),
+      log.record(accountStream('u1'), oneEnded('laptop', T1)),
+    ).thenDocument('u1', { _id: 'u1', tokensIssuedUntil: T0, sessions: { laptop: T1 } });
+  });
+
+  it('forgets single sessions ended more than a day and an hour before the latest', () => {
+    const log = eventLog<SessionsEnded>({ userId: 'u1', occurredAt: T0 });
+    const later = '2026-03-02T11:00:01.000Z'; // 25 h and a second after T0
+    givenEvents(
+      log.record(accountStream('u1'), oneEnded('phone', T0)),
+      log.record(accountStream('u1'), oneEnded('tablet', T1)),
+      log.record(accountStream('u1'), oneEnded('laptop', later)),
+    ).thenDocument('u1', { _id: 'u1', tokensIssuedUntil: null, sessions: { tablet: T1, laptop: later } });
   });
 });

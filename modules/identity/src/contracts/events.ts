@@ -98,11 +98,19 @@ export type AccountReactivated = DomainEvent<'AccountReactivated', { reactivated
 export type AccountPurged = DomainEvent<'AccountPurged', { purgedAt: string }>;
 /**
  * The account's sessions ended: every access token issued up to `tokensIssuedUntil` (the wall clock that stamps
- * tokens, to the second of their `iat`) is refused from then on, on every replica. Recorded at logout, after a
- * password reset through the built-in provider (account recovery: whoever held a token loses it), with a
- * deactivation and with the purge. `password-reset` was added after the others: readers take any reason alike.
+ * tokens, to the second of their `iat`) is refused from then on, on every replica. Recorded when signing out
+ * everywhere, after a password reset through the built-in provider (account recovery: whoever held a token loses
+ * it), with a deactivation and with the purge. `password-reset` was added after the others: readers take any reason
+ * alike.
+ *
+ * With `sessionId` (added later), one session only ended: a logout on one device. Every access token carrying that
+ * session's id (`sid`) is refused, and the account's other sessions go on. A reader that does not know the field
+ * ends them all, which errs on the safe side.
  */
-export type SessionsEnded = DomainEvent<'SessionsEnded', { reason: SessionsEndedReason; tokensIssuedUntil: string }>;
+export type SessionsEnded = DomainEvent<
+  'SessionsEnded',
+  { reason: SessionsEndedReason; tokensIssuedUntil: string; sessionId?: string }
+>;
 export type SessionsEndedReason = 'logout' | 'password-reset' | 'deactivation' | 'purge';
 
 export type AccountEvent =

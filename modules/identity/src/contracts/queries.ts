@@ -31,12 +31,15 @@ export interface ProfileDocument {
 }
 
 /**
- * The ended-sessions read model (`ended_sessions`): per account, the latest `SessionsEnded` cutoff. No personal data,
- * so it outlives the purge (a token issued before it stays refused).
+ * The ended-sessions read model (`ended_sessions`): per account, the latest cutoff of all its sessions (null while
+ * only single sessions ended), and the single sessions ended within the last day and an hour, by id (their tokens
+ * live a day at most). No personal data, so it outlives the purge (a token issued before it stays refused).
  */
 export interface EndedSessionsDocument {
   _id: string;
-  tokensIssuedUntil: string;
+  tokensIssuedUntil: string | null;
+  /** Session id (`sid`) → when it ended. */
+  sessions?: Record<string, string>;
 }
 
 export interface PreferencesDocument extends Preferences {

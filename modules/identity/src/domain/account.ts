@@ -49,9 +49,10 @@ export type AccountCommand =
   | { type: 'RequestPasswordReset' }
   /**
    * `tokensIssuedUntil`: access tokens issued up to this instant stop working (see `SessionsEnded`). At logout, or
-   * once a password was reset through the provider.
+   * once a password was reset through the provider. With `sessionId`, that session's tokens only (a logout on one
+   * device).
    */
-  | { type: 'EndSessions'; reason: 'logout' | 'password-reset'; tokensIssuedUntil: string }
+  | { type: 'EndSessions'; reason: 'logout' | 'password-reset'; tokensIssuedUntil: string; sessionId?: string }
   | { type: 'DeactivateAccount'; via: 'settings' | 'delete-account'; now: Date; tokensIssuedUntil: string }
   /** Signing in again within 30 days of a deactivation: nothing to do on an account that is not deactivated. */
   | { type: 'ReactivateAccount'; now: Date }
@@ -139,7 +140,7 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
     case 'EndSessions':
       // Whatever the account's state: a token must stop working at logout (or once its password was reset) even
       // before the sign-up call, and on a deactivated account too.
-      return [sessionsEnded(command.reason, command.tokensIssuedUntil)];
+      return [sessionsEnded(command.reason, command.tokensIssuedUntil, command.sessionId)];
     case 'DeactivateAccount': {
       // Already scheduled: keep the first date, but still end the sessions of whoever asks again.
       if (state.status === 'deactivated') return [sessionsEnded('deactivation', command.tokensIssuedUntil)];
@@ -169,8 +170,12 @@ function reactivation(state: AccountState, now: Date): AccountEvent[] {
   return [{ type: 'AccountReactivated', data: { reactivatedAt: now.toISOString() } }];
 }
 
-function sessionsEnded(reason: SessionsEnded['data']['reason'], tokensIssuedUntil: string): SessionsEnded {
-  return { type: 'SessionsEnded', data: { reason, tokensIssuedUntil } };
+function sessionsEnded(
+  reason: SessionsEnded['data']['reason'],
+  tokensIssuedUntil: string,
+  sessionId?: string,
+): SessionsEnded {
+  return { type: 'SessionsEnded', data: { reason, tokensIssuedUntil, ...(sessionId ? { sessionId } : {}) } };
 }
 
 export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState> = {

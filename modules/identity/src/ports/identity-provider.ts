@@ -38,8 +38,11 @@ export abstract class IdentityProvider {
    */
   abstract requestPasswordReset(email: string, language: Language): Promise<void>;
 
-  /** Ends the user's sessions and revokes their refresh tokens (logout, deactivation). */
+  /** Ends the user's sessions and revokes their refresh tokens (signing out everywhere, deactivation). */
   abstract endSessions(userId: string): Promise<void>;
+
+  /** Ends one of the user's sessions (`sid`) and revokes its refresh tokens (a logout on one device). */
+  abstract endSession(userId: string, sessionId: string): Promise<void>;
 
   /** Deletes the user's credentials for good (purge). */
   abstract deleteUser(userId: string): Promise<void>;

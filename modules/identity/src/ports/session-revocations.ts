@@ -11,9 +11,10 @@ export abstract class SessionRevocations {
 
   /**
    * Applies a `SessionsEnded` just appended by this process at once, so the next request here is refused even
-   * before the log delivers it (read-your-writes). Other replicas learn it from the log.
+   * before the log delivers it (read-your-writes). Other replicas learn it from the log. With `sessionId`, only the
+   * tokens of that session.
    */
-  abstract ended(userId: string, tokensIssuedUntil: string): void;
+  abstract ended(userId: string, tokensIssuedUntil: string, sessionId?: string): void;
 
   /**
    * Resolves once a token issued from now on can no longer fall within the revoked second (`iat` counts whole

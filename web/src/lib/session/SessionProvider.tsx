@@ -81,13 +81,17 @@ export function useSessionManager(): SessionManager {
   return manager;
 }
 
-/** The session context of the spec (§3): state, login, logout, updateUserProfile, refreshUserProfile. */
+/**
+ * The session context of the spec (§3): state, login, logout (this device), updateUserProfile, refreshUserProfile;
+ * and logoutEverywhere (every device of the account).
+ */
 export function useSession() {
   const manager = useSessionManager();
   const dispatch = useAppDispatch();
   const { status, user } = useAppSelector((state) => state.session);
   const login = useCallback((returnTo?: string) => manager.redirectToLogin(returnTo), [manager]);
   const logout = useCallback((redirectTo?: '/login' | '/') => manager.logout(redirectTo), [manager]);
+  const logoutEverywhere = useCallback(() => manager.logout('/login', { everywhere: true }), [manager]);
   const updateUserProfile = useCallback(
     (fields: Partial<Omit<SessionUser, 'sub'>>) => dispatch(userUpdated(fields)),
     [dispatch],
@@ -103,9 +107,10 @@ export function useSession() {
       user,
       login,
       logout,
+      logoutEverywhere,
       updateUserProfile,
       refreshUserProfile,
     }),
-    [status, user, login, logout, updateUserProfile, refreshUserProfile],
+    [status, user, login, logout, logoutEverywhere, updateUserProfile, refreshUserProfile],
   );
 }

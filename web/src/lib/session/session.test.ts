@@ -235,6 +235,17 @@ describe('logging out', () => {
     expect(replace).toHaveBeenCalledWith('https://kora.test/login');
   });
 
+  it('asks the server to end every session of the account when signing out everywhere', async () => {
+    const { manager, userManager, fetchMock } = setup();
+    await manager.logout('/login', { everywhere: true });
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/auth/logout-everywhere',
+      expect.objectContaining({ method: 'POST', headers: { Authorization: 'Bearer access-1' } }),
+    );
+    expect(fetchMock).not.toHaveBeenCalledWith('/api/auth/logout', expect.anything());
+    expect(userManager.signoutRedirect).toHaveBeenCalled();
+  });
+
   it('can land on / after a deactivation', async () => {
     const { manager, userManager } = setup();
     await manager.logout('/');

@@ -293,9 +293,13 @@ export class SessionManager {
 
   /**
    * Ends the server session, then the provider session, then lands on `redirectTo` (the login route by default).
-   * Storage is cleared and the destination reached even when a call fails.
+   * Storage is cleared and the destination reached even when a call fails. The server ends this device's session
+   * only, or with `everywhere` every session of the account (the other devices go to sign-in).
    */
-  async logout(redirectTo: '/login' | '/' = '/login'): Promise<void> {
+  async logout(
+    redirectTo: '/login' | '/' = '/login',
+    { everywhere = false }: { everywhere?: boolean } = {},
+  ): Promise<void> {
     this.loggingOut = true; // the socket's word that the session ended is this logout's own: it goes on
     const { local, session, location } = this.deps;
     const target = `${location.origin}${redirectTo}`;
@@ -306,7 +310,7 @@ export class SessionManager {
       const user = await manager.getUser();
       idToken = user?.id_token;
       if (user) {
-        await this.deps.fetch('/api/auth/logout', {
+        await this.deps.fetch(everywhere ? '/api/auth/logout-everywhere' : '/api/auth/logout', {
           method: 'POST',
           headers: { Authorization: `Bearer ${user.access_token}` },
           credentials: 'include',

@@ -33,7 +33,9 @@ export class AccountCommands extends CommandRunner<AccountCommand, AccountEvent,
   ): Promise<RunResult<AccountEvent, AccountState>> {
     const result = await super.decideAndAppend(userId, command, context);
     for (const event of result.events) {
-      if (event.type === 'SessionsEnded') this.revocations.ended(userId, event.data.tokensIssuedUntil);
+      if (event.type === 'SessionsEnded') {
+        this.revocations.ended(userId, event.data.tokensIssuedUntil, event.data.sessionId);
+      }
     }
     return result;
   }

@@ -8,7 +8,7 @@ import { useDismiss } from '../../../lib/useDismiss';
 /** The user dropdown: picture, e-mail, account settings and logout, as a keyboard-operable menu. */
 export function UserMenu() {
   const { t } = useTranslation();
-  const { user, logout } = useSession();
+  const { user, logout, logoutEverywhere } = useSession();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const container = useRef<HTMLDivElement>(null);
@@ -98,6 +98,19 @@ export function UserMenu() {
                 }}
               >
                 {t('userMenu.logout')}
+              </button>
+            </li>
+            <li role="none">
+              <button
+                type="button"
+                role="menuitem"
+                tabIndex={-1}
+                onClick={() => {
+                  close();
+                  void logoutEverywhere();
+                }}
+              >
+                {t('userMenu.logoutEverywhere')}
               </button>
             </li>
           </ul>
