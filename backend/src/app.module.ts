@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { AudioModule } from '@kora/audio';
 import { BillingModule, type BillingOptions, PAYPAL_API_BASES } from '@kora/billing';
 import { CatalogModule } from '@kora/catalog';
-import { IdentityModule } from '@kora/identity';
+import { ActiveAccountGuard, IdentityModule } from '@kora/identity';
 import { MixingModule } from '@kora/mixing';
 import { NotificationsModule } from '@kora/notifications';
 import {
@@ -139,8 +139,10 @@ export class AppModule {
               : new ReadStoreJobQueue(reads, jobOptions),
         },
         JobRunner,
-        // Global guards run in this order: the token first, so an anonymous upload gets its 401 whatever the disk.
+        // Global guards run in this order: the token first, so an anonymous upload gets its 401 whatever the disk;
+        // then the account's state (a deactivated account changes nothing and spends nothing).
         { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: ActiveAccountGuard },
         { provide: APP_GUARD, useClass: UploadSpaceGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
       ],

@@ -12,6 +12,7 @@ import type { Config } from './config/config';
 import {
   bodyParsers,
   closeIdleConnectionsOnClose,
+  closeStalledBodies,
   mountRawHandler,
   readAfterPush,
   requestPipeline,
@@ -48,6 +49,7 @@ export async function createApp(config: Config, options: AppOptions & { logger?:
   });
   const fastify = adapter.getInstance();
   closeIdleConnectionsOnClose(fastify.server);
+  closeStalledBodies(fastify.server);
   const routes: Array<{ method: string; path: string }> = [];
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, path: route.url });

@@ -1,6 +1,5 @@
 import '../runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
 import { toolPath } from '@kora/audio-engine';
 import { IdentityProvider, SignUpService } from '@kora/identity';
 import { toAppend, uuidv7 } from '@kora/kernel';
@@ -12,11 +11,10 @@ import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFil
 import { request as httpRequest } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
-import { AppModule } from '../app.module';
 import { loadConfig } from '../config/config';
 import { BuiltInIdentityProvider } from '../identity-provider/built-in-provider';
 import { closeStores, openStores } from '../infra/infra.module';
+import { CLI_ROLE, cliApplication } from './cli-logger';
 
 /**
  * `npm run bench:api`: the API on its embedded defaults, as a separate server process on loopback, each measure
@@ -412,10 +410,8 @@ interface Uploader {
 /** Accounts of the built-in provider, registered as the sign-up does, each with an API token (one process for all). */
 async function createAccounts(env: NodeJS.ProcessEnv, count: number): Promise<Uploader[]> {
   process.stderr.write(`creating ${count} accounts...\n`);
-  const config = loadConfig({ ...env, PROJECTIONS: 'on', WORKERS: '0', PROCESSORS: 'off' });
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, pino({ level: 'warn' })), {
-    logger: ['error', 'warn'],
-  });
+  const config = loadConfig({ ...env, PROJECTIONS: 'on', ...CLI_ROLE });
+  const app = await cliApplication(config, 'warn');
   try {
     const provider = app.get(IdentityProvider);
     if (!(provider instanceof BuiltInIdentityProvider)) throw new Error('built-in provider expected');

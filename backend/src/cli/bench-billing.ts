@@ -1,6 +1,5 @@
 import '../runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
 import { IdentityProvider, SignUpService } from '@kora/identity';
 import { toAppend, uuidv7 } from '@kora/kernel';
 import { trackStream } from '@kora/audio/contracts';
@@ -9,11 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
-import { AppModule } from '../app.module';
 import { loadConfig } from '../config/config';
 import { BuiltInIdentityProvider } from '../identity-provider/built-in-provider';
 import { closeStores, openStores } from '../infra/infra.module';
+import { CLI_ROLE, cliApplication } from './cli-logger';
 
 /**
  * `npm run bench:billing`: billing on the embedded defaults, the server in its own process on loopback, the load from
@@ -105,10 +103,8 @@ const percentile = (sorted: number[], q: number): number =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 async function createAccounts(env: NodeJS.ProcessEnv, count: number): Promise<Account[]> {
-  const config = loadConfig({ ...env, PROJECTIONS: 'on', WORKERS: '0', PROCESSORS: 'off' });
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, pino({ level: 'warn' })), {
-    logger: ['error', 'warn'],
-  });
+  const config = loadConfig({ ...env, PROJECTIONS: 'on', ...CLI_ROLE });
+  const app = await cliApplication(config, 'warn');
   try {
     const provider = app.get(IdentityProvider);
     if (!(provider instanceof BuiltInIdentityProvider)) throw new Error('built-in provider expected');

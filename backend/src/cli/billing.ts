@@ -1,6 +1,5 @@
 import '../runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
 import {
   Anomalies,
   BillingError,
@@ -11,9 +10,8 @@ import {
   ProviderUnavailable,
   Refunds,
 } from '@kora/billing';
-import pino from 'pino';
-import { AppModule } from '../app.module';
 import { ConfigError, loadConfig } from '../config/config';
+import { CLI_ROLE, cliApplication } from './cli-logger';
 
 const USAGE = `usage:
   npm run billing -- refund <paymentId> [--reason <text>] [--refund-id <provider's refund id>]
@@ -66,13 +64,10 @@ async function main(): Promise<number> {
   const config = loadConfig({
     ...process.env,
     PROJECTIONS: 'on',
-    PROCESSORS: 'off',
-    WORKERS: '0',
+    ...CLI_ROLE,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   });
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, pino({ level: config.LOG_LEVEL })), {
-    logger: ['error', 'warn'],
-  });
+  const app = await cliApplication(config);
   try {
     if (command === 'orange-money') {
       const gateway = app.get(OrangeMoneyGateway);

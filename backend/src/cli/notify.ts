@@ -1,13 +1,11 @@
 import '../runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { GetProfileByEmailFingerprint, type ProfileDocument } from '@kora/identity/contracts';
 import { PersonalDataVault, uuidv7 } from '@kora/kernel';
 import { SendNotification } from '@kora/notifications';
-import pino from 'pino';
-import { AppModule } from '../app.module';
 import { ConfigError, loadConfig } from '../config/config';
+import { CLI_ROLE, cliApplication } from './cli-logger';
 
 const USAGE = `Usage: npm run notify -- <email> --title "Title" --message "Message" [--title-fr "Titre" --message-fr "Message"]
 Sends a push notification (an announcement) to one account: it appears in the bell and as a toast.`;
@@ -28,13 +26,10 @@ async function main(): Promise<number> {
   }
   const config = loadConfig({
     ...process.env,
-    WORKERS: '0',
-    PROCESSORS: 'off',
+    ...CLI_ROLE,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   });
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, pino({ level: config.LOG_LEVEL })), {
-    logger: ['error', 'warn'],
-  });
+  const app = await cliApplication(config);
   try {
     const fingerprint = app.get(PersonalDataVault).fingerprint(email.trim().toLowerCase());
     const account = await app

@@ -1,15 +1,13 @@
 import '../runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
 import { IdentityProvider, SignUpService } from '@kora/identity';
 import { join } from 'node:path';
-import pino from 'pino';
-import { AppModule } from '../app.module';
 import { type Config, ConfigError, loadConfig } from '../config/config';
 import { readServerInfo, SERVER_INFO_FILE } from '../config/server-info';
 import { BuiltInIdentityProvider } from '../identity-provider/built-in-provider';
 import { EmailTakenError, normaliseEmail, PASSWORD_MAX, PASSWORD_MIN } from '../identity-provider/idp-store';
 import { OutboxMailer } from '../infra/mail/mailers';
+import { CLI_ROLE, cliApplication } from './cli-logger';
 
 const USAGE = `Usage:
   npm run users -- create <email> <password> [--first-name X --last-name Y] [--language en|fr]
@@ -36,8 +34,7 @@ function cliConfig(): Config {
   const env = {
     ...process.env,
     PROJECTIONS: 'on',
-    WORKERS: '0',
-    PROCESSORS: 'off',
+    ...CLI_ROLE,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
   const own = loadConfig(env);
@@ -70,9 +67,7 @@ async function main(): Promise<number> {
     console.error(`Refused: the API trusts the external issuer ${config.oidc.issuer}; manage its users there.`);
     return 3;
   }
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, pino({ level: config.LOG_LEVEL })), {
-    logger: ['error', 'warn'],
-  });
+  const app = await cliApplication(config);
   try {
     const provider = app.get(IdentityProvider);
     if (!(provider instanceof BuiltInIdentityProvider)) throw new Error('built-in provider expected');

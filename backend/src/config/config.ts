@@ -41,6 +41,8 @@ const schema = z.object({
    * health answers only its status and the names of failing checks.
    */
   OPS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Sweeping leftovers of interrupted work at all: off in command lines, which come and go. */
+  ORPHAN_SWEEP: z.enum(['on', 'off']).default('on'),
   /** How often leftovers of interrupted work (partial uploads, scratch folders) are swept; 0: only at start. */
   SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
   /** How long a leftover must have been untouched before it is swept (others may share DATA_DIR and the temp dir). */

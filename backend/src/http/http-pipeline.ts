@@ -34,7 +34,7 @@ const exchanges = new WeakMap<IncomingMessage, Exchange>();
  * among them), by its calls and by the hidden frame that renews a session through the provider when a refresh token
  * is refused. `upgrade-insecure-requests` only where every origin is HTTPS: on a plain-HTTP install (`npm start`)
  * it turned the frame's redirect back to `/callback` into an HTTPS address, which the policy then refused, and the
- * page waited a minute for a frame that never answered.
+ * page waited a minute for a frame that never answered. Strict-Transport-Security likewise: only over HTTPS.
  */
 export function helmetOptions(webOrigins: readonly string[]): Parameters<typeof helmet>[0] {
   const secure = webOrigins.length > 0 && webOrigins.every((origin) => origin.startsWith('https:'));
@@ -52,6 +52,9 @@ export function helmetOptions(webOrigins: readonly string[]): Parameters<typeof 
       },
     },
     crossOriginEmbedderPolicy: false,
+    // HSTS only where the site is served over HTTPS: sent over plain HTTP it means nothing, and a browser that saw it
+    // from a name later served over HTTPS would refuse that name's plain-HTTP install for a year.
+    strictTransportSecurity: secure ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   };
 }
 
@@ -317,4 +320,36 @@ export function closeIdleConnectionsOnClose(server: Server): void {
     for (const socket of sockets) if (!answering.has(socket)) socket.destroy();
     return close(callback);
   };
+}
+
+/**
+ * How long a request body may stall (no byte arriving) before its connection is closed. A client that announces a
+ * body and sends nothing held a socket and a parser for ever (Fastify's request timeout is off, so that a slow
+ * phone's upload of 100 MB may take the time it needs). Without a token, less: nobody is known to be waiting.
+ */
+export const BODY_IDLE_MS = { withToken: 30_000, withoutToken: 10_000 };
+
+/**
+ * Closes the connection of a request whose announced body stops arriving for `BODY_IDLE_MS` (a socket idle timeout
+ * from the request's start to its body's end; bytes that arrive restart it). On the Node server, so that every
+ * route has it, the built-in provider's included.
+ */
+export function closeStalledBodies(server: Server, limits: typeof BODY_IDLE_MS = BODY_IDLE_MS): void {
+  server.on('request', (request: IncomingMessage) => {
+    const length = request.headers['content-length'];
+    const announced = (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+    if (!announced || request.complete) return;
+    const socket = request.socket;
+    const idleMs = request.headers.authorization ? limits.withToken : limits.withoutToken;
+    // A listener on the request's own 'timeout' decides, whatever the server's other timeouts do.
+    const stalled = (): void => void socket.destroy();
+    request.once('timeout', stalled);
+    socket.setTimeout(idleMs);
+    const done = (): void => {
+      request.off('timeout', stalled);
+      if (!socket.destroyed) socket.setTimeout(0);
+    };
+    request.once('end', done);
+    request.once('close', done);
+  });
 }

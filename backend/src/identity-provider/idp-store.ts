@@ -33,7 +33,7 @@ export interface PendingSignUp {
   locale: 'en' | 'fr';
 }
 
-export type TokenPurpose = 'password-reset' | 'email-verification' | 'sign-up';
+export type TokenPurpose = 'password-reset' | 'email-verification' | 'sign-up' | 'trust-device';
 
 export const IDP_USERS = '_idp_users';
 const IDP_TOKENS = '_idp_tokens';

@@ -18,6 +18,16 @@ export const IDP_STRINGS = {
       noAccount: 'New to Kora?',
       create: 'Create an account',
       invalid: 'Wrong e-mail or password.',
+      trustOffer:
+        'Is this your account? Failed attempts from elsewhere are slowing it down. We can e-mail you a link that lets this browser sign in right away.',
+      trustSubmit: 'E-mail me a link for this browser',
+    },
+    trust: {
+      sent: 'If an account exists for {{email}}, a link is on its way. Open it in this browser, then sign in.',
+      title: 'This browser is recognised',
+      done: 'Failed attempts from elsewhere no longer slow this browser down. You can sign in now.',
+      expired: 'This link has expired or was already used. Ask for a new one from the sign-in page.',
+      signIn: 'Sign in',
     },
     signUp: {
       title: 'Create your Kora account',
@@ -76,6 +86,10 @@ export const IDP_STRINGS = {
       signUpAttemptText:
         'Hello {{name}},\n\nSomeone (perhaps you) just tried to create a new Kora account with this e-mail address. You already have an account: sign in with your password as usual.\n\nIf you have forgotten it, choose a new one with this link:\n\n{{link}}\n\nThe link works for one hour and only once. If you did not try to create an account, ignore this e-mail: nothing has changed on your account.\n\nThe Kora team',
       signUpAttemptButton: 'Choose a new password',
+      trustSubject: 'Sign in to Kora from this browser',
+      trustText:
+        'Hello {{name}},\n\nSomeone (hopefully you) asked to sign in to your Kora account while failed attempts from elsewhere are slowing it down. Open this link in the browser you sign in with: it will be recognised, and only your password will be asked for.\n\n{{link}}\n\nThe link works for 15 minutes and only once. If you did not ask for it, ignore this e-mail: someone may be trying to guess your password, and a strong password keeps them out.\n\nThe Kora team',
+      trustButton: 'Recognise this browser',
       footer: 'You receive this e-mail because of your Kora account.',
     },
   },
@@ -97,6 +111,16 @@ export const IDP_STRINGS = {
       noAccount: 'Pas encore de compte ?',
       create: 'Créer un compte',
       invalid: 'E-mail ou mot de passe incorrect.',
+      trustOffer:
+        'C’est votre compte ? Des tentatives échouées venues d’ailleurs le ralentissent. Nous pouvons vous envoyer par e-mail un lien qui permet à ce navigateur de se connecter tout de suite.',
+      trustSubmit: 'M’envoyer un lien pour ce navigateur',
+    },
+    trust: {
+      sent: 'Si un compte existe pour {{email}}, un lien vient de lui être envoyé. Ouvrez-le dans ce navigateur, puis connectez-vous.',
+      title: 'Ce navigateur est reconnu',
+      done: 'Les tentatives échouées venues d’ailleurs ne ralentissent plus ce navigateur. Vous pouvez vous connecter.',
+      expired: 'Ce lien a expiré ou a déjà servi. Demandez-en un nouveau depuis la page de connexion.',
+      signIn: 'Se connecter',
     },
     signUp: {
       title: 'Créez votre compte Kora',
@@ -156,6 +180,10 @@ export const IDP_STRINGS = {
       signUpAttemptText:
         'Bonjour {{name}},\n\nQuelqu’un (peut-être vous) vient d’essayer de créer un nouveau compte Kora avec cette adresse e-mail. Vous avez déjà un compte : connectez-vous avec votre mot de passe habituel.\n\nSi vous l’avez oublié, choisissez-en un nouveau grâce à ce lien :\n\n{{link}}\n\nLe lien reste valable une heure et ne sert qu’une fois. Si vous n’avez pas essayé de créer de compte, ignorez cet e-mail : rien n’a changé sur votre compte.\n\nL’équipe Kora',
       signUpAttemptButton: 'Choisir un nouveau mot de passe',
+      trustSubject: 'Connexion à Kora depuis ce navigateur',
+      trustText:
+        'Bonjour {{name}},\n\nQuelqu’un (vous, nous l’espérons) a demandé à se connecter à votre compte Kora pendant que des tentatives échouées venues d’ailleurs le ralentissent. Ouvrez ce lien dans le navigateur avec lequel vous vous connectez : il sera reconnu, et seul votre mot de passe vous sera demandé.\n\n{{link}}\n\nLe lien fonctionne 15 minutes, une seule fois. Si vous n’avez rien demandé, ignorez cet e-mail : quelqu’un essaie peut-être de deviner votre mot de passe, et un mot de passe solide le tient à l’écart.\n\nL’équipe Kora',
+      trustButton: 'Reconnaître ce navigateur',
       footer: 'Vous recevez cet e-mail parce que vous avez un compte Kora.',
     },
   },

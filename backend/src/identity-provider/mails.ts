@@ -16,7 +16,7 @@ ${paragraphs.map((p) => `<tr><td style="font-size:15px;line-height:1.55;padding-
 
 /** Builds a message from a template whose text has a `{{link}}` line: the HTML part turns that line into a button. */
 function message(
-  template: 'password-reset' | 'email-verification' | 'sign-up-attempt',
+  template: 'password-reset' | 'email-verification' | 'sign-up-attempt' | 'trust-device',
   to: string,
   language: IdpLanguage,
   subject: string,
@@ -62,4 +62,10 @@ export function signUpAttemptMail(to: string, language: IdpLanguage, name: strin
     t.signUpAttemptButton,
     name,
   );
+}
+
+/** To the owner of an account under a guessing attack: a link that makes the browser opening it a recognised one. */
+export function trustDeviceMail(to: string, language: IdpLanguage, name: string, link: string): MailMessage {
+  const t = IDP_STRINGS[language].mail;
+  return message('trust-device', to, language, t.trustSubject, t.trustText, link, t.trustButton, name);
 }

@@ -8,6 +8,8 @@ export const LIMITS = {
   signupPerAddress: { limit: 10, windowSeconds: 60 * 60 },
   resetPerAddress: { limit: 10, windowSeconds: 60 * 60 },
   resetPerAccount: { limit: 3, windowSeconds: 60 * 60 },
+  trustPerAddress: { limit: 10, windowSeconds: 60 * 60 },
+  trustPerAccount: { limit: 3, windowSeconds: 60 * 60 },
 } as const;
 
 /**
@@ -29,6 +31,16 @@ export class PageLimits {
   /** A forgotten-password form sent from this client address. */
   resetRequest(address: string): Promise<number> {
     return this.limiter.hit(`reset:ip:${address}`, LIMITS.resetPerAddress);
+  }
+
+  /** A request, from this client address, for a link that makes the browser a recognised one. */
+  trustRequest(address: string): Promise<number> {
+    return this.limiter.hit(`trust:ip:${address}`, LIMITS.trustPerAddress);
+  }
+
+  /** A mail with such a link to this account. */
+  trustMail(userId: string): Promise<number> {
+    return this.limiter.hit(`trust:account:${userId}`, LIMITS.trustPerAccount);
   }
 
   /** A mail with a reset link to this account (a reset request, or the warning of a sign-up with its address). */

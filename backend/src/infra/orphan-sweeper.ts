@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import { EventStore, processAlive, scratchOwner } from '@kora/kernel';
 import { mixStream } from '@kora/mixing/contracts';
 import { trackStream } from '@kora/audio/contracts';
@@ -39,7 +39,7 @@ export interface SweepReport {
  * Every sweep that removed something logs what (`orphans swept`).
  */
 @Injectable()
-export class OrphanSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OrphanSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
 
@@ -50,6 +50,7 @@ export class OrphanSweeper implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
+    if (this.config.ORPHAN_SWEEP === 'off') return;
     // In the background: a large blob tree must not hold up the start.
     this.schedule();
     if (this.config.SWEEP_INTERVAL_MINUTES > 0) {
@@ -58,7 +59,8 @@ export class OrphanSweeper implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the stores close (their `onApplicationShutdown`): a sweep under way still records what it finds. */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;

@@ -139,7 +139,9 @@ describe('operations endpoints', () => {
           error ? reject(error as Error) : resolve(response.getHeaders() as Record<string, string>),
       );
     });
-    expect(Object.keys(helmetSets).length).toBeGreaterThanOrEqual(12);
+    // A dozen, less Strict-Transport-Security, which this plain-HTTP server does not send.
+    expect(Object.keys(helmetSets).length).toBeGreaterThanOrEqual(11);
+    expect(helmetSets['strict-transport-security']).toBeUndefined();
     expect(helmetSets['x-powered-by']).toBeUndefined();
     for (const path of ['/api/health', '/api/nothing-here', '/', '/oidc/.well-known/openid-configuration']) {
       const response = await request(test.url).get(path);
@@ -150,8 +152,10 @@ describe('operations endpoints', () => {
     }
   });
 
-  it('lets the session-renewal frame reach the provider and back: no HTTPS upgrade on an HTTP install', async () => {
-    const csp = (await request(test.url).get('/')).headers['content-security-policy'] as string;
+  it('lets the session-renewal frame reach the provider and back: no HTTPS upgrade, no HSTS on an HTTP install', async () => {
+    const home = await request(test.url).get('/');
+    const csp = home.headers['content-security-policy'] as string;
+    expect(home.headers['strict-transport-security']).toBeUndefined();
     const issuer = new URL(test.config.oidc.issuer).origin;
     expect(csp).toContain(`frame-src 'self' ${issuer}`);
     // Upgraded, the frame's redirect to http://.../callback became https://..., which 'self' refused.
@@ -160,6 +164,17 @@ describe('operations endpoints', () => {
       contentSecurityPolicy: { directives: Record<string, unknown> };
     };
     expect(secure.contentSecurityPolicy.directives['upgrade-insecure-requests']).toEqual([]);
+    // Over HTTPS, the browser is told to keep to it.
+    const headers = new Map<string, string>();
+    helmet(helmetOptions(['https://kora.example']))(
+      {} as never,
+      {
+        setHeader: (name: string, value: string) => headers.set(name, String(value)),
+        removeHeader: () => undefined,
+      } as never,
+      () => undefined,
+    );
+    expect(headers.get('Strict-Transport-Security')).toBe('max-age=31536000; includeSubDomains');
   });
 
   it('serves the OpenAPI document at /api/docs', async () => {

@@ -15,7 +15,7 @@ describe('result delivery: notifications and e-mailed links', () => {
 
   beforeAll(async () => {
     test = await startTestApp({ realAuth: true, clock, env: { DEV_OUTBOX: 'on' } }); // the test reads the mails
-    awa = await registeredUser(test, { email: 'awa@example.sn', language: 'fr' });
+    awa = await registeredUser(test, { email: 'awa@example.sn', language: 'fr', emailVerified: true });
     const uploaded = await request(test.url)
       .post('/api/audio/upload')
       .set(awa.auth)
@@ -91,5 +91,30 @@ describe('result delivery: notifications and e-mailed links', () => {
       .send({ trackId, recipientEmail: 'nope' })
       .expect(400);
     expect(refused.body.fields).toEqual({ recipientEmail: 'EMAIL.INVALID_ADDRESS' });
+  });
+
+  it('mails the account’s own address at will, others 5 a day, under a subject that names no file', async () => {
+    const send = (recipientEmail: string) =>
+      request(test.url).post('/api/audio/send-email').set(awa.auth).send({ trackId, recipientEmail });
+    const profile = await request(test.url).get('/api/user/profile').set(awa.auth).expect(200);
+    expect(profile.body.profile.isEmailVerified).toBe(true); // asked of the provider, and recorded
+    for (let i = 0; i < 8; i += 1) await send('AWA@example.sn').expect(200);
+    // Five other addresses (the producer's mail was a week ago), then no more today.
+    for (let i = 1; i <= 5; i += 1) await send(`fan-${i}@example.org`).expect(200);
+    const refused = await send('fan-6@example.org').expect(429);
+    expect(refused.body).toMatchObject({ code: 'EMAIL.DAILY_LIMIT' });
+    expect(refused.body.details.retryAfterSeconds).toBeGreaterThan(0);
+    await send('awa@example.sn').expect(200); // its own address still
+    const outbox = (await request(test.url).get('/dev/outbox').set('Accept', 'application/json')).body as Array<{
+      to: string;
+      subject: string;
+      template: string;
+    }>;
+    const results = outbox.filter((mail) => mail.template === 'track-result');
+    expect(results.filter((mail) => mail.to === 'fan-6@example.org')).toEqual([]);
+    expect(new Set(results.map((mail) => mail.subject))).toEqual(new Set(['Votre aperçu Kora']));
+    // A day later, strangers again.
+    clock.advance(DAY + 1_000);
+    await send('fan-6@example.org').expect(200);
   });
 });

@@ -6,7 +6,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { waitUntil } from '../contracts/event-store.contract';
 import { registeredUser, type TestUser } from '../support/accounts';
+import { makeMedia } from '../support/media';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { tempDir } from '../support/temp';
 
 describe('push notifications', () => {
   let test: TestApp;
@@ -88,8 +90,16 @@ describe('push notifications', () => {
     await request(test.url).patch('/api/notifications/nope/read').set(awa.auth).expect(404);
   });
 
-  it('records an acknowledgement once per track and type', async () => {
-    const body = { trackId: 'track-9', notificationType: 'PREVIEW_READY' };
+  it('records an acknowledgement once per track and type, for the user’s own tracks only', async () => {
+    const media = tempDir('kora-media-');
+    const uploaded = await request(test.url)
+      .post('/api/audio/upload')
+      .set(awa.auth)
+      .field('service', 'AI_MASTERING')
+      .attach('file', makeMedia(media.path).music(8))
+      .expect(201);
+    media.cleanup();
+    const body = { trackId: uploaded.body.id as string, notificationType: 'PREVIEW_READY' };
     expect(
       (await request(test.url).post('/api/notifications/acknowledge').set(awa.auth).send(body).expect(200)).body,
     ).toEqual({
@@ -111,5 +121,22 @@ describe('push notifications', () => {
       trackId: 'NOTIFICATIONS.TRACK_ID_REQUIRED',
       notificationType: 'NOTIFICATIONS.INVALID_TYPE',
     });
+
+    // Another user's track, or no track at all: not found, and nothing recorded.
+    const store = test.app.get(EventStore);
+    const head = await store.headPosition();
+    for (const [user, trackId] of [
+      [kofi, body.trackId],
+      [awa, '01a2b3c4-d5e6-7f80-9a1b-2c3d4e5f6a7b'],
+    ] as const) {
+      const missing = await request(test.url)
+        .post('/api/notifications/acknowledge')
+        .set(user.auth)
+        .send({ trackId, notificationType: 'PREVIEW_READY' })
+        .expect(404);
+      expect(missing.body.code).toBe('TRACKS.NOT_FOUND');
+    }
+    const since = await store.readAll({ after: head, maxCount: 100 });
+    expect(since.events.filter((event) => event.type === 'NotificationAcknowledged')).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ export interface TestUser {
  */
 export async function registeredUser(
   test: TestApp,
-  person: { email: string; firstName?: string; lastName?: string; language?: 'en' | 'fr' },
+  person: { email: string; firstName?: string; lastName?: string; language?: 'en' | 'fr'; emailVerified?: boolean },
 ): Promise<TestUser> {
   const provider = test.app.get(IdentityProvider) as BuiltInIdentityProvider;
   const user = await provider.users.create({
@@ -25,6 +25,7 @@ export async function registeredUser(
     givenName: person.firstName ?? 'Test',
     familyName: person.lastName ?? 'User',
     locale: person.language ?? 'fr',
+    emailVerified: person.emailVerified ?? false,
   });
   const token = await provider.signAccessToken(user._id, 60, test.config.oidc.clientId, test.config.oidc.audience);
   const auth = { Authorization: `Bearer ${token}` };

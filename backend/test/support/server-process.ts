@@ -54,10 +54,9 @@ export function userToken(env: Record<string, string>, email: string, password =
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],
   });
-  // The token is the one line that is a JWT (log lines may surround it).
-  const token = printed.split('\n').find((line) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(line.trim()));
-  if (!token) throw new Error(`no token printed:\n${printed}`);
-  return token.trim();
+  // Its stdout is the token and nothing else (logs go to stderr): `T=$(users token …)` must work as it is.
+  if (!/^[\w-]+\.[\w-]+\.[\w-]+\n?$/.test(printed)) throw new Error(`not just a token on stdout:\n${printed}`);
+  return printed.trim();
 }
 
 /**

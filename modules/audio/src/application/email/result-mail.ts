@@ -14,7 +14,14 @@ export function resultMail(
 ): MailMessage {
   const date = new Intl.DateTimeFormat(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'long' }).format(expires);
   const fr = language === 'fr';
-  const subject = fr ? `Votre fichier Kora : ${filename}` : `Your Kora file: ${filename}`;
+  // No file name in the subject: it is the user's text, and the address may be anyone's.
+  const subject = fr
+    ? unlocked
+      ? 'Vos fichiers Kora en pleine qualité'
+      : 'Votre aperçu Kora'
+    : unlocked
+      ? 'Your full-quality Kora files'
+      : 'Your Kora preview';
   const intro = fr
     ? unlocked
       ? `Voici le résultat de « ${filename} », en pleine qualité.`

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { GetPreferences, type PreferencesDocument } from '@kora/identity/contracts';
+import { GetPreferences, GetProfile, type PreferencesDocument, type ProfileDocument } from '@kora/identity/contracts';
 import {
   BlobStore,
   CLOCK,
@@ -9,6 +9,8 @@ import {
   CodedError,
   Mailer,
   PersonalDataVault,
+  RateLimiter,
+  ReadStore,
   ValidationFailedError,
 } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser, Public, sendBlob } from '@kora/kernel/nest';
@@ -33,6 +35,22 @@ export const EMAIL_FIELD_CODES = {
 } as const;
 /** How long an e-mailed link works. */
 export const LINK_DAYS = 7;
+/**
+ * Results sent to addresses other than the account's own verified one, per account and day: enough to share with a
+ * collaborator, too few to make the server a mailer for strangers. The account's own address has no such limit.
+ */
+export const SHARES_PER_DAY = { limit: 5, windowSeconds: 24 * 60 * 60 };
+
+class ShareLimitError extends CodedError {
+  readonly code = 'EMAIL.DAILY_LIMIT';
+  readonly kind = 'too_many_requests';
+  constructor(retryAfterSeconds: number) {
+    super(
+      `You can send results to ${SHARES_PER_DAY.limit} other addresses a day. Send it to your own address, or try again later.`,
+      { retryAfterSeconds },
+    );
+  }
+}
 
 class LinkExpiredError extends CodedError {
   readonly code = 'TRACKS.LINK_EXPIRED';
@@ -84,9 +102,18 @@ export class SendEmailController {
     private readonly blobs: BlobStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(AUDIO_OPTIONS) private readonly options: AudioOptions,
-  ) {}
+    reads: ReadStore,
+  ) {
+    this.shares = new RateLimiter(reads, () => this.clock.now().getTime());
+  }
 
-  /** Sends the result as download links that work for 7 days, written in the account's language. */
+  private readonly shares: RateLimiter;
+
+  /**
+   * Sends the result as download links that work for 7 days, written in the account's language. To the account's
+   * own verified address at will; to others, `SHARES_PER_DAY` a day (429 `EMAIL.DAILY_LIMIT`). The subject names no
+   * file: nothing the user wrote reaches a stranger's inbox list.
+   */
   @Post('send-email')
   @HttpCode(200)
   @ApiBearerAuth()
@@ -116,6 +143,10 @@ export class SendEmailController {
     if (offered.length === 0 || !offered.every((entry) => entry.file === STEMS_ZIP || track.files[entry.file])) {
       throw new ResultNotReadyError();
     }
+    if (!(await this.isOwnAddress(user.userId, recipient))) {
+      const wait = await this.shares.hit(`result-mail:${user.userId}`, SHARES_PER_DAY);
+      if (wait > 0) throw new ShareLimitError(wait);
+    }
     const now = this.clock.now();
     const expires = new Date(now.getTime() + LINK_DAYS * 24 * 60 * 60 * 1000);
     const links = offered.map((entry) => ({
@@ -133,6 +164,14 @@ export class SendEmailController {
     );
     await this.mailer.send(resultMail(recipient, language, stripTags(track.filename), track.unlocked, links, expires));
     return { success: true, expiresAt: expires.toISOString() };
+  }
+
+  /** Whether `recipient` is the account's own address, as the provider verified it. */
+  private async isOwnAddress(userId: string, recipient: string): Promise<boolean> {
+    const profile = await this.queries.execute<GetProfile, ProfileDocument | null>(new GetProfile(userId));
+    if (!profile?.isEmailVerified) return false;
+    const own = await this.vault.open(userId, profile.email);
+    return own !== null && own.trim().toLowerCase() === recipient.toLowerCase();
   }
 
   /** The link in the e-mail: public (the signature is the credential), valid 7 days. */

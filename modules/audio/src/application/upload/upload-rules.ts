@@ -26,6 +26,45 @@ export const SIZE_LIMITS: Record<TrackService, { min: number; max: number }> = {
 
 export const LARGEST_UPLOAD = Math.max(...Object.values(SIZE_LIMITS).map((limit) => limit.max));
 
+/**
+ * The sample rates audio is made at, from the telephone's 8 kHz to the studio's 192 kHz. A header outside them lies
+ * or is not audio: a 1.2 MB WAV declaring 100 Hz claimed 6,000 s, which the engine, working at 44.1 or 48 kHz,
+ * would have made 4.6 GB of samples of.
+ */
+export const SAMPLE_RATES = { min: 8_000, max: 192_000 };
+
+/**
+ * The longest input per service, in seconds. The engine holds a job's audio in memory at its working rate, so memory
+ * follows the duration, not the file's size (a 50 MB MP3 lasts almost an hour): these keep the largest job each
+ * service accepts within the engine's memory budget (docs/benchmarks.md, "Abuse").
+ */
+export const MAX_DURATION_SEC: Record<TrackService, number> = {
+  AI_MASTERING: 20 * 60,
+  STEM_SEPARATION: 10 * 60,
+  AUDIO_ENHANCEMENT: 90 * 60,
+};
+/** A reference track is only analysed: a song's length is plenty. */
+export const MAX_REFERENCE_SEC = 20 * 60;
+
+/** The sample rate within `SAMPLE_RATES` and the duration within `maxSec` (the service's limit). */
+function checkAudioShape(probe: ProbeResult, maxSec: number, code: 'UPLOAD' | 'REFERENCE'): void {
+  const rate = probe.sampleRate;
+  if (rate === null || rate < SAMPLE_RATES.min || rate > SAMPLE_RATES.max) {
+    throw new UploadRejectedError(
+      code === 'UPLOAD' ? 'UPLOAD.SAMPLE_RATE' : 'UPLOAD.INVALID_REFERENCE',
+      `The audio's sample rate must be between ${SAMPLE_RATES.min / 1000} and ${SAMPLE_RATES.max / 1000} kHz.`,
+      { minHz: SAMPLE_RATES.min, maxHz: SAMPLE_RATES.max },
+    );
+  }
+  if (probe.audioDurationSec > maxSec) {
+    throw new UploadRejectedError(
+      code === 'UPLOAD' ? 'UPLOAD.TOO_LONG' : 'UPLOAD.INVALID_REFERENCE',
+      `The recording is too long (at most ${maxSec / 60} minutes).`,
+      { limitMinutes: maxSec / 60 },
+    );
+  }
+}
+
 export interface UploadChoice {
   service: TrackService;
   preset: EnhancementPreset | null;
@@ -105,6 +144,7 @@ export function checkContent(choice: UploadChoice, probe: ProbeResult): { isVide
       throw new UploadRejectedError('UPLOAD.INVALID_VIDEO_FORMAT', 'Choose an MP4, MPEG, MOV or M4V video.');
     }
     if (!probe.hasAudio) throw new UploadRejectedError('UPLOAD.NO_AUDIO_TRACK', 'This video has no sound to enhance.');
+    checkAudioShape(probe, MAX_DURATION_SEC[choice.service], 'UPLOAD');
     return { isVideo: true };
   }
   if (!AUDIO.has(probe.container) || !probe.hasAudio || probe.hasVideo) {
@@ -112,6 +152,7 @@ export function checkContent(choice: UploadChoice, probe: ProbeResult): { isVide
   }
   if (!(probe.audioDurationSec > 0))
     throw new UploadRejectedError('UPLOAD.AUDIO_FORMAT', 'This file contains no sound.');
+  checkAudioShape(probe, MAX_DURATION_SEC[choice.service], 'UPLOAD');
   return { isVideo: false };
 }
 
@@ -120,6 +161,7 @@ export function checkReference(probe: ProbeResult): void {
   if (!AUDIO.has(probe.container) || !probe.hasAudio || probe.hasVideo || !(probe.audioDurationSec > 0)) {
     throw new UploadRejectedError('UPLOAD.INVALID_REFERENCE', 'The reference must be a WAV or MP3 audio file.');
   }
+  checkAudioShape(probe, MAX_REFERENCE_SEC, 'REFERENCE');
 }
 
 export const CONTENT_TYPES: Record<string, string> = {

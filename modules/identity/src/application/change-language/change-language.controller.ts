@@ -5,9 +5,11 @@ import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kern
 import type { Language } from '../../contracts/events';
 import { isLanguage, PREFERENCES_FIELD_CODES } from '../../domain/validation';
 import { AccountCommands } from '../accounts/account-commands';
+import { DecidesOnAccountState } from '../accounts/active-account.guard';
 
 @ApiTags('user')
 @ApiBearerAuth()
+@DecidesOnAccountState()
 @Controller('api/user/preferences')
 export class ChangeLanguageController {
   constructor(

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { DeactivateService } from './deactivate.service';
+import { DecidesOnAccountState } from '../accounts/active-account.guard';
 
 /** The exact text the user must type to confirm. */
 export const DEACTIVATION_CONFIRMATION = 'DELETE';
@@ -18,6 +19,7 @@ export const DEACTIVATE_FIELD_CODES = { confirmationRequired: 'ACCOUNT.CONFIRMAT
 
 @ApiTags('user')
 @ApiBearerAuth()
+@DecidesOnAccountState()
 @Controller('api/user/account')
 export class DeactivateController {
   constructor(private readonly deactivation: DeactivateService) {}
@@ -42,6 +44,7 @@ export class DeactivateController {
 
 @ApiTags('auth')
 @ApiBearerAuth()
+@DecidesOnAccountState()
 @Controller('api/auth')
 export class DeleteAccountController {
   constructor(private readonly deactivation: DeactivateService) {}

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import type { Preferences } from '../../contracts/events';
 import { AccountReads } from '../accounts/account-reads';
+import { DecidesOnAccountState } from '../accounts/active-account.guard';
 
 function view(doc: Preferences): Preferences {
   return { notificationSettings: doc.notificationSettings, language: doc.language, currency: doc.currency };
@@ -10,6 +11,7 @@ function view(doc: Preferences): Preferences {
 
 @ApiTags('user')
 @ApiBearerAuth()
+@DecidesOnAccountState()
 @Controller('api/user/preferences')
 export class GetPreferencesController {
   constructor(private readonly reads: AccountReads) {}

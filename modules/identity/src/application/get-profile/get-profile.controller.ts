@@ -4,9 +4,11 @@ import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { AccountReads } from '../accounts/account-reads';
 import { PersonalData, type ProfileView } from '../accounts/personal-data';
 import { EmailVerification } from './email-verification';
+import { DecidesOnAccountState } from '../accounts/active-account.guard';
 
 @ApiTags('user')
 @ApiBearerAuth()
+@DecidesOnAccountState()
 @Controller('api/user/profile')
 export class GetProfileController {
   constructor(

@@ -4,9 +4,11 @@ import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kern
 import { IdentityProvider } from '../../ports/identity-provider';
 import { SessionRevocations } from '../../ports/session-revocations';
 import { AccountCommands } from '../accounts/account-commands';
+import { DecidesOnAccountState } from '../accounts/active-account.guard';
 
 @ApiTags('auth')
 @ApiBearerAuth()
+@DecidesOnAccountState()
 @Controller('api/auth')
 export class LogoutController {
   constructor(

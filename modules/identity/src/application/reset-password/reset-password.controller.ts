@@ -14,6 +14,7 @@ import { IdentityProvider } from '../../ports/identity-provider';
 import { AccountCommands } from '../accounts/account-commands';
 import { PersonalData } from '../accounts/personal-data';
 import { AfterResponse } from '../accounts/after-response';
+import { DecidesOnAccountState } from '../accounts/active-account.guard';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 /** The code put in `fields` for an address that cannot be one. */
@@ -44,6 +45,7 @@ class TooManyRequestsError extends CodedError {
 }
 
 @ApiTags('auth')
+@DecidesOnAccountState()
 @Controller('api/auth')
 export class ResetPasswordController {
   private readonly limits: RateLimiter;

@@ -3,9 +3,11 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { IdentityProvider } from '../../ports/identity-provider';
 import { type SignUpResult, SignUpService } from './sign-up.service';
+import { DecidesOnAccountState } from '../accounts/active-account.guard';
 
 @ApiTags('auth')
 @ApiBearerAuth()
+@DecidesOnAccountState()
 @Controller('api/auth')
 export class SignUpController {
   constructor(

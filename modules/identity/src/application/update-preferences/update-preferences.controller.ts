@@ -6,9 +6,11 @@ import type { Preferences } from '../../contracts/events';
 import { validatePreferences } from '../../domain/validation';
 import { AccountCommands } from '../accounts/account-commands';
 import { AccountReads } from '../accounts/account-reads';
+import { DecidesOnAccountState } from '../accounts/active-account.guard';
 
 @ApiTags('user')
 @ApiBearerAuth()
+@DecidesOnAccountState()
 @Controller('api/user/preferences')
 export class UpdatePreferencesController {
   constructor(

@@ -6,9 +6,11 @@ import { validateProfile } from '../../domain/validation';
 import { AccountCommands } from '../accounts/account-commands';
 import { AccountReads } from '../accounts/account-reads';
 import { PersonalData, type ProfileView } from '../accounts/personal-data';
+import { DecidesOnAccountState } from '../accounts/active-account.guard';
 
 @ApiTags('user')
 @ApiBearerAuth()
+@DecidesOnAccountState()
 @Controller('api/user/profile')
 export class UpdateProfileController {
   constructor(

@@ -1,6 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ValidationFailedError } from '@kora/kernel';
+import { GetTrack, type TrackDocument } from '@kora/audio/contracts';
+import { CodedError, ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import type { NotificationKind } from '../../contracts/events';
 import { NotificationCommands } from '../notification-commands';
@@ -13,6 +15,15 @@ export const ACKNOWLEDGE_FIELD_CODES = {
 
 const ACKNOWLEDGEABLE: readonly NotificationKind[] = ['PREVIEW_READY', 'MASTER_READY', 'STEMS_READY'];
 
+/** Only the user's own tracks have results to acknowledge: another's, or none, is not found (as on every route). */
+class TrackNotFoundError extends CodedError {
+  readonly code = 'TRACKS.NOT_FOUND';
+  readonly kind = 'not_found';
+  constructor() {
+    super('Track not found');
+  }
+}
+
 @ApiTags('notifications')
 @ApiBearerAuth()
 @Controller('api/notifications')
@@ -20,13 +31,14 @@ export class AcknowledgeResultController {
   constructor(
     private readonly notifications: NotificationCommands,
     private readonly contexts: CommandContexts,
+    private readonly queries: QueryBus,
   ) {}
 
   @Post('acknowledge')
   @HttpCode(200)
   @ApiOperation({
     operationId: 'NotificationsController_acknowledge',
-    summary: 'Record that the client showed a result (once per track and type)',
+    summary: 'Record that the client showed a result of one of the user’s tracks (once per track and type)',
   })
   async acknowledge(
     @CurrentUser() user: AuthenticatedUser,
@@ -40,6 +52,10 @@ export class AcknowledgeResultController {
       fields.notificationType = ACKNOWLEDGE_FIELD_CODES.invalidType;
     }
     if (Object.keys(fields).length > 0) throw new ValidationFailedError(fields);
+    const track = await this.queries.execute<GetTrack, TrackDocument | null>(
+      new GetTrack(user.userId, body.trackId as string),
+    );
+    if (!track) throw new TrackNotFoundError();
     // The bell list does not show acknowledgements (its projection skips them): nothing to wait for.
     const result = await this.notifications.execute(
       user.userId,

@@ -1,0 +1,118 @@
+// `npm run bench:limits [-- --only master,stems,enhance]`: the memory the largest input each service accepts takes.
+//
+// The upload limits (`modules/audio/src/application/upload/upload-rules.ts`) bound a job by its duration, because the
+// engine holds a job's audio at its working rate: a 50 MB MP3 lasts almost an hour. For each service this makes the
+// longest file it accepts, as an MP3 within its size limit (ffmpeg, a chord with a pulse and noise), runs the engine's
+// job on it through its command line in a worker thread (as the server does), and samples the resident memory of the
+// process and its children (ffmpeg) every 20 ms. Prints the peak, the wall time and the machine.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'modules', 'audio-engine', 'dist', 'cli.js');
+const CASES = [
+  { name: 'master', service: 'AI_MASTERING', minutes: 20, bitrate: '320k', args: (file, out) => ['master', file, out] },
+  {
+    name: 'stems',
+    service: 'STEM_SEPARATION',
+    minutes: 10,
+    bitrate: '320k',
+    args: (file, out) => ['stems', file, out, '--mode', 'full'],
+  },
+  {
+    name: 'enhance',
+    service: 'AUDIO_ENHANCEMENT',
+    minutes: 90,
+    bitrate: '128k',
+    args: (file, out) => ['enhance', file, out, '--preset', 'podcast'],
+  },
+];
+
+const only = (() => {
+  const at = process.argv.indexOf('--only');
+  return at >= 0 ? new Set(process.argv[at + 1].split(',')) : null;
+})();
+
+function rssKb(pid) {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** Every descendant of `pid`, from /proc. */
+function tree(pid) {
+  const parents = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found = [pid];
+  for (let i = 0; i < found.length; i += 1) {
+    for (const [child, parent] of parents) if (parent === found[i]) found.push(child);
+  }
+  return found;
+}
+
+function measure(args) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [CLI, ...args, '--worker', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let peak = 0;
+    let stderr = '';
+    const timer = setInterval(() => {
+      peak = Math.max(
+        peak,
+        tree(child.pid).reduce((sum, pid) => sum + rssKb(pid), 0),
+      );
+    }, 20);
+    child.stdout.resume();
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      if (code !== 0) reject(new Error(`engine ${args[0]} exited with ${code}: ${stderr.slice(-400)}`));
+      else resolve({ peakMb: peak / 1024, seconds: (performance.now() - started) / 1000 });
+    });
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'kora-limits-'));
+try {
+  const rows = [];
+  for (const c of CASES) {
+    if (only && !only.has(c.name)) continue;
+    const file = join(dir, `${c.name}.mp3`);
+    const seconds = c.minutes * 60;
+    execFileSync('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-y'],
+      ...['-f', 'lavfi', '-i', `sine=frequency=220:duration=${seconds}`],
+      ...['-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}`],
+      ...['-f', 'lavfi', '-i', `anoisesrc=color=pink:amplitude=0.05:duration=${seconds}`],
+      ...['-filter_complex', '[0][1][2]amix=inputs=3,apulsator=hz=2', '-ac', '2', '-ar', '44100'],
+      ...['-c:a', 'libmp3lame', '-b:a', c.bitrate, file],
+    ]);
+    const sizeMb = statSync(file).size / (1024 * 1024);
+    process.stderr.write(`bench:limits: ${c.name}, ${c.minutes} min (${sizeMb.toFixed(1)} MB)...\n`);
+    const out = join(dir, `${c.name}-out`);
+    const result = await measure(c.args(file, out));
+    rows.push(
+      `| ${c.service} | ${c.minutes} min, MP3 ${c.bitrate} (${sizeMb.toFixed(1)} MB) | ${result.peakMb.toFixed(0)} | ${result.seconds.toFixed(1)} |`,
+    );
+    rmSync(out, { recursive: true, force: true });
+  }
+  console.log(`Machine: ${cpus().length} cores (${cpus()[0]?.model}), Node ${process.version}`);
+  console.log('| service | the longest input it accepts | peak memory, engine and children (MB) | wall seconds |');
+  console.log('|---|---|---:|---:|');
+  for (const row of rows) console.log(row);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
