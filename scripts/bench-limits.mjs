@@ -1,4 +1,4 @@
-// `npm run bench:limits [-- --only master,stems,enhance]`: the memory the largest input each service accepts takes.
+// `npm run bench:limits [-- --only master,stems,enhance] [-- --minutes master=5,stems=3]`: the memory the largest input each service accepts takes.
 //
 // The upload limits (`modules/audio/src/application/upload/upload-rules.ts`) bound a job by its duration, because the
 // engine holds a job's audio at its working rate: a 50 MB MP3 lasts almost an hour. For each service this makes the
@@ -7,28 +7,38 @@
 // process and its children (ffmpeg) every 20 ms. Prints the peak, the wall time and the machine.
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'modules', 'audio-engine', 'dist', 'cli.js');
+// The limits themselves, as the server applies them (the build's `upload-rules`).
+const { MAX_DURATION_SEC } = createRequire(import.meta.url)(
+  join(ROOT, 'modules', 'audio', 'dist', 'application', 'upload', 'upload-rules.js'),
+);
 const CASES = [
-  { name: 'master', service: 'AI_MASTERING', minutes: 20, bitrate: '320k', args: (file, out) => ['master', file, out] },
+  { name: 'master', service: 'AI_MASTERING', bitrate: '320k', args: (file, out) => ['master', file, out] },
   {
     name: 'stems',
     service: 'STEM_SEPARATION',
-    minutes: 10,
     bitrate: '320k',
     args: (file, out) => ['stems', file, out, '--mode', 'full'],
   },
   {
     name: 'enhance',
     service: 'AUDIO_ENHANCEMENT',
-    minutes: 90,
     bitrate: '128k',
     args: (file, out) => ['enhance', file, out, '--preset', 'podcast'],
   },
-];
+].map((c) => ({ ...c, minutes: MAX_DURATION_SEC[c.service] / 60 }));
+
+/** `--minutes master=5,stems=3`: other durations than the limits, to see how memory grows with the duration. */
+const minutes = (() => {
+  const at = process.argv.indexOf('--minutes');
+  if (at < 0) return new Map();
+  return new Map(process.argv[at + 1].split(',').map((pair) => [pair.split('=')[0], Number(pair.split('=')[1])]));
+})();
 
 const only = (() => {
   const at = process.argv.indexOf('--only');
@@ -91,6 +101,7 @@ try {
   for (const c of CASES) {
     if (only && !only.has(c.name)) continue;
     const file = join(dir, `${c.name}.mp3`);
+    c.minutes = minutes.get(c.name) ?? c.minutes;
     const seconds = c.minutes * 60;
     execFileSync('ffmpeg', [
       ...['-hide_banner', '-loglevel', 'error', '-y'],

@@ -40,10 +40,14 @@ export function libraryRows(tracks: readonly LibraryTrack[], search: string, sor
 }
 
 /** The message key for a refused selection (spec §8: library selection errors through translation keys). */
-function selectionError(error: unknown): { key: string; limitMb?: number } {
+function selectionError(error: unknown): { key: string; limitMb?: number; limitMinutes?: number } {
   const body = errorBody(error);
-  const limitMb = (body as { details?: { limitMb?: number } } | null)?.details?.limitMb;
-  return { key: errorKey('library', body?.code, 'library.media.errors.selectFailed'), limitMb };
+  const details = (body as { details?: { limitMb?: number; limitMinutes?: number } } | null)?.details;
+  return {
+    key: errorKey('library', body?.code, 'library.media.errors.selectFailed'),
+    limitMb: details?.limitMb,
+    limitMinutes: details?.limitMinutes,
+  };
 }
 
 export interface MediaLibraryDialogProps {
@@ -74,7 +78,7 @@ function LibraryDialog({ service, options, onClose, onStarted }: Omit<MediaLibra
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<LibrarySort>(DEFAULT_LIBRARY_SORT);
   const [selecting, setSelecting] = useState<LibraryTrack | null>(null);
-  const [error, setError] = useState<{ key: string; limitMb?: number } | null>(null);
+  const [error, setError] = useState<{ key: string; limitMb?: number; limitMinutes?: number } | null>(null);
   const language = i18n.language;
   const rows = useMemo(() => libraryRows(library.data ?? [], search, sort), [library.data, search, sort]);
 
@@ -188,7 +192,7 @@ function LibraryDialog({ service, options, onClose, onStarted }: Omit<MediaLibra
       </div>
       {error && (
         <p className="field__error" role="alert">
-          {t(error.key, { limitMb: error.limitMb ?? '' })}
+          {t(error.key, { limitMb: error.limitMb ?? '', limitMinutes: error.limitMinutes ?? '' })}
         </p>
       )}
       <div className="media-library__body" aria-busy={selecting !== null || undefined}>

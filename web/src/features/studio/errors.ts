@@ -7,6 +7,8 @@ export interface UploadMessage {
   /** A key of the `studio` namespace. */
   key: string;
   limitMb?: number;
+  /** The service's longest recording, for `UPLOAD.TOO_LONG`. */
+  limitMinutes?: number;
 }
 
 /** The message for a refused upload (the spec's catalogue, §8): 503 is "temporarily unavailable". */
@@ -15,8 +17,13 @@ export function uploadMessage(answer: UploadAnswer | null): UploadMessage {
   const code = answer.body?.code;
   const fileKey = errorKeyFor('uploadFile', code);
   if (fileKey) {
-    const limitMb = answer.body?.details?.limitMb;
-    return typeof limitMb === 'number' ? { place: 'file', key: fileKey, limitMb } : { place: 'file', key: fileKey };
+    const { limitMb, limitMinutes } = answer.body?.details ?? {};
+    return {
+      place: 'file',
+      key: fileKey,
+      ...(typeof limitMb === 'number' ? { limitMb } : {}),
+      ...(typeof limitMinutes === 'number' ? { limitMinutes } : {}),
+    };
   }
   if (answer.status === 503) return { place: 'banner', key: 'errors.unavailable' };
   return { place: 'banner', key: errorKey('uploadBanner', code, 'errors.processingFailed') };

@@ -36,15 +36,20 @@ export const SAMPLE_RATES = { min: 8_000, max: 192_000 };
 /**
  * The longest input per service, in seconds. The engine holds a job's audio in memory at its working rate, so memory
  * follows the duration, not the file's size (a 50 MB MP3 lasts almost an hour): these keep the largest job each
- * service accepts within the engine's memory budget (docs/benchmarks.md, "Abuse").
+ * service accepts under 1.5 GB of memory, engine and ffmpeg together (`npm run bench:limits`, docs/benchmarks.md,
+ * "Abuse"; at twice the mastering limit the peak was 3.2 GB, and 7.1 GB for 90 minutes of enhancement), stem
+ * separation excepted. Lifting them means an engine that works through a long file in pieces, which it does not do
+ * yet.
  */
 export const MAX_DURATION_SEC: Record<TrackService, number> = {
-  AI_MASTERING: 20 * 60,
+  AI_MASTERING: 10 * 60,
+  // Over the budget at any length from 4 minutes (1.3-3.1 GB, not following the duration): the separator's buffers,
+  // not this limit, are what to fix.
   STEM_SEPARATION: 10 * 60,
-  AUDIO_ENHANCEMENT: 90 * 60,
+  AUDIO_ENHANCEMENT: 15 * 60,
 };
-/** A reference track is only analysed: a song's length is plenty. */
-export const MAX_REFERENCE_SEC = 20 * 60;
+/** A reference track is decoded and analysed beside the song: no longer than the longest song mastered. */
+export const MAX_REFERENCE_SEC = MAX_DURATION_SEC.AI_MASTERING;
 
 /** The sample rate within `SAMPLE_RATES` and the duration within `maxSec` (the service's limit). */
 function checkAudioShape(probe: ProbeResult, maxSec: number, code: 'UPLOAD' | 'REFERENCE'): void {

@@ -3,7 +3,7 @@ import type { TokenSource } from '../../../lib/api';
 /** What an upload answered: the track (201) or the server's error body. */
 export interface UploadAnswer {
   status: number;
-  body: { id?: string; code?: string; message?: string; details?: { limitMb?: number } } | null;
+  body: { id?: string; code?: string; message?: string; details?: { limitMb?: number; limitMinutes?: number } } | null;
 }
 
 export interface UploadRequest {

@@ -316,7 +316,7 @@ export function UploadCard({
             )}
             {problem && (
               <p id={problemId} className="field__error" role="alert">
-                {t(`studio:${problem.key}`, { limitMb: problem.limitMb })}
+                {t(`studio:${problem.key}`, { limitMb: problem.limitMb, limitMinutes: problem.limitMinutes })}
               </p>
             )}
           </>
