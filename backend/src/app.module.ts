@@ -92,6 +92,8 @@ export interface AppOptions {
 @Module({})
 export class AppModule {
   static forRoot(config: Config, logger: Logger, options: AppOptions = {}): DynamicModule {
+    // One key signs every e-mailed download link (tracks and mixes).
+    const linkSecret = persistentSecret(config.DATA_DIR, 'link.key', config.LINK_SECRET);
     return {
       module: AppModule,
       imports: [
@@ -103,12 +105,9 @@ export class AppModule {
         ProjectionsModule,
         IdentityModule.forRoot({ purgeIntervalMs: config.PURGE_INTERVAL_MINUTES * 60_000 }),
         NotificationsModule,
-        MixingModule,
+        MixingModule.forRoot({ linkSecret, publicUrl: config.publicUrl }),
         CatalogModule.forRoot({ demoTracks: config.DEMO_TRACKS === 'on' }),
-        AudioModule.forRoot({
-          linkSecret: persistentSecret(config.DATA_DIR, 'link.key', config.LINK_SECRET),
-          publicUrl: config.publicUrl,
-        }),
+        AudioModule.forRoot({ linkSecret, publicUrl: config.publicUrl }),
         BillingModule.forRoot({
           publicUrl: config.publicUrl,
           sandboxSecret: persistentSecret(config.DATA_DIR, 'payment-sandbox.key', config.PAYMENT_SANDBOX_SECRET),

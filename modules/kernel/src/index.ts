@@ -14,6 +14,8 @@ export * from './upcasting';
 export * from './durable';
 export * from './ids';
 export * from './mail';
+export * from './ready-mail';
+export * from './signed-link';
 export * from './personal-data';
 export * from './request-context';
 export * from './rate-limit';

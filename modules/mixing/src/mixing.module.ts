@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { AddTracksController } from './application/add-tracks/add-tracks.controller';
 import { CancelMixController } from './application/cancel-mix/cancel-mix.controller';
 import { ChangeSettingsController } from './application/change-settings/change-settings.controller';
@@ -7,7 +7,10 @@ import { GetMixPreviewController } from './application/get-mix-preview/get-mix-p
 import { GetMixStatusController } from './application/get-mix-status/get-mix-status.controller';
 import { GetSessionController } from './application/get-session/get-session.controller';
 import { ListSessionsController } from './application/list-sessions/list-sessions.controller';
+import { DownloadMixController } from './application/mix-mail/download-mix.controller';
+import { MixReadyMailer } from './application/mix-mail/mix-ready-mailer';
 import { MixCommands } from './application/mix-commands';
+import { MIXING_OPTIONS, type MixingOptions } from './application/mixing-options';
 import { RemoveTrackController } from './application/remove-track/remove-track.controller';
 import { MixRealtime } from './application/sessions/mix-realtime';
 import { SessionReads } from './application/sessions/session-reads';
@@ -31,7 +34,12 @@ import { UnlockMixHandler } from './application/unlock-mix/unlock-mix.handler';
     StartMixController,
     CancelMixController,
     StreamMixController,
+    DownloadMixController,
   ],
-  providers: [MixCommands, SessionReads, MixJobs, MixRealtime, UnlockMixHandler],
+  providers: [MixCommands, SessionReads, MixJobs, MixRealtime, UnlockMixHandler, MixReadyMailer],
 })
-export class MixingModule {}
+export class MixingModule {
+  static forRoot(options: MixingOptions): DynamicModule {
+    return { module: MixingModule, providers: [{ provide: MIXING_OPTIONS, useValue: options }] };
+  }
+}

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { GetPreferences, GetProfile, type PreferencesDocument, type ProfileDocument } from '@kora/identity/contracts';
+import { readyMailRecipient } from '@kora/identity/contracts';
 import {
   BlobStore,
   CLOCK,
@@ -9,6 +9,7 @@ import {
   Mailer,
   PersonalDataVault,
   type RecordedEvent,
+  signLink,
   streamId,
 } from '@kora/kernel';
 import { CommandContexts, ProcessorRegistry } from '@kora/kernel/nest';
@@ -21,7 +22,7 @@ import { TrackCommands } from '../track-commands';
 import { stripTags } from '../tracks/track-view';
 import { readyMail } from './ready-mail';
 import { offeredDownloads, previewFiles, type ResultShape } from './result-links';
-import { LINK_DAYS, signLink } from './send-email';
+import { LINK_DAYS } from './send-email';
 
 /** The events that end a job with something to hear: the preview (or stems), and the unlocked final result. */
 const READY = ['PreviewReady', 'StemsReady', 'MasterReady'] as const;
@@ -80,15 +81,9 @@ export class TrackReadyMailer implements OnModuleInit {
     if (event.type !== 'MasterReady' && track.unlocked) return;
     const userId = track.uploaded.ownerId;
 
-    const preferences = await this.queries.execute<GetPreferences, PreferencesDocument | null>(
-      new GetPreferences(userId),
-    );
-    if (!preferences?.notificationSettings?.emailNotifications) return;
-    const profile = await this.queries.execute<GetProfile, ProfileDocument | null>(new GetProfile(userId));
-    if (!profile || profile.status !== 'active') return;
-    const to = await this.vault.open(userId, profile.email);
-    if (!to) return;
-    const firstName = (await this.vault.open(userId, profile.firstName)) ?? '';
+    const recipient = await readyMailRecipient(this.queries, this.vault, userId);
+    if (!recipient) return;
+    const { to } = recipient;
 
     const filename = stripTags(track.uploaded.filename);
     const full = await offeredDownloads(this.blobs, { ...track, filename: track.uploaded.filename });
@@ -103,9 +98,7 @@ export class TrackReadyMailer implements OnModuleInit {
     }));
     await this.mailer.send(
       readyMail({
-        to,
-        language: preferences.language === 'en' ? 'en' : 'fr',
-        firstName,
+        ...recipient,
         filename,
         service: track.service,
         unlocked: event.type === 'MasterReady',

@@ -1,13 +1,9 @@
-import type { BlobStore } from '@kora/kernel';
+import type { BlobStore, LocalisedText } from '@kora/kernel';
 import type { TrackFiles, TrackService } from '../../contracts/events';
 import { stemFile, stemPreviewFile } from '../../contracts/files';
 import { stemsZipEntries } from './stems-zip';
 
-/** A text in both languages. */
-export interface LocalisedText {
-  readonly en: string;
-  readonly fr: string;
-}
+export type { LocalisedText };
 
 /** The pseudo-file of a signed link that answers every stem and the original WAV as one zip, made on the fly. */
 export const STEMS_ZIP = 'stems.zip';

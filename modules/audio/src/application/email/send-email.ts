@@ -11,11 +11,12 @@ import {
   PersonalDataVault,
   RateLimiter,
   ReadStore,
+  signLink,
+  verifyLink,
   ValidationFailedError,
 } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser, Public, sendBlob } from '@kora/kernel/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { GetTrack, type TrackDocument } from '../../contracts/queries';
 import { ResultNotReadyError, TrackLockedError, TrackNotFoundError } from '../../domain/errors';
@@ -69,25 +70,6 @@ interface LinkClaims {
   f: string;
   /** Expiry, seconds since the epoch. */
   e: number;
-}
-
-/** `<claims>.<HMAC-SHA256>`, both base64url: a link that proves itself and expires. */
-export function signLink(claims: LinkClaims, secret: Buffer): string {
-  const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
-  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
-}
-
-export function verifyLink(token: string, secret: Buffer): LinkClaims | null {
-  const [body, signature] = token.split('.');
-  if (!body || !signature) return null;
-  const expected = createHmac('sha256', secret).update(body).digest();
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  try {
-    return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as LinkClaims;
-  } catch {
-    return null;
-  }
 }
 
 @ApiTags('audio')
@@ -183,7 +165,7 @@ export class SendEmailController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const claims = verifyLink(token, this.options.linkSecret);
+    const claims = verifyLink<LinkClaims>(token, this.options.linkSecret);
     if (!claims) throw new TrackNotFoundError();
     if (claims.e * 1000 < this.clock.now().getTime()) throw new LinkExpiredError();
     const track = await this.queries.execute<GetTrack, TrackDocument | null>(new GetTrack(claims.u, claims.t));
