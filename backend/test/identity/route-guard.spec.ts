@@ -9,6 +9,7 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/auth/reset-password',
   // E-mailed results: the signed, expiring token in the path is the credential.
   'GET /api/audio/download/:token',
+  'GET /api/mixing/download/:token',
   // Payment providers' callbacks: the provider's verified signature (PayPal) or callback key (Orange Money) is the
   // credential; an unverified one answers 401 BILLING.INVALID_SIGNATURE and counts for nothing.
   'POST /api/payments/paypal/webhook',
