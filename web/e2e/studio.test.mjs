@@ -137,8 +137,8 @@ describe('the studio in Chromium', { concurrency: false }, () => {
       ...['-f', 'lavfi', '-i', 'sine=frequency=300:duration=6'],
       ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip],
     ]);
-    // Long enough to still be processing when aborted or reloaded (mono 22.05 kHz keeps it under 50 MB).
-    longSong = wav(join(media, 'long-take.wav'), 16 * 60, { rate: 22050, channels: 1 });
+    // Long enough to still be processing when aborted or reloaded, within mastering's 10 minutes (mono 22.05 kHz).
+    longSong = wav(join(media, 'long-take.wav'), 9.5 * 60, { rate: 22050, channels: 1 });
     server = await startServer();
     browser = await launchBrowser();
     const context = watch(await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } }));
