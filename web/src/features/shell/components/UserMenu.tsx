@@ -41,6 +41,12 @@ export function UserMenu() {
   };
   const label = user?.name ?? user?.email ?? '';
 
+  const entries = [
+    { label: t('nav.accountSettings'), run: () => navigate('/accountSettings?section=general') },
+    { label: t('userMenu.logout'), run: () => void logout() },
+    { label: t('userMenu.logoutEverywhere'), run: () => void logoutEverywhere() },
+  ];
+
   return (
     <div className="user-menu" ref={container}>
       <button
@@ -74,45 +80,21 @@ export function UserMenu() {
             </div>
           </div>
           <ul id={menuId} ref={menu} role="menu" aria-label={t('userMenu.label')} onKeyDown={onMenuKey}>
-            <li role="none">
-              <button
-                type="button"
-                role="menuitem"
-                tabIndex={-1}
-                onClick={() => {
-                  close();
-                  navigate('/accountSettings?section=general');
-                }}
-              >
-                {t('nav.accountSettings')}
-              </button>
-            </li>
-            <li role="none">
-              <button
-                type="button"
-                role="menuitem"
-                tabIndex={-1}
-                onClick={() => {
-                  close();
-                  void logout();
-                }}
-              >
-                {t('userMenu.logout')}
-              </button>
-            </li>
-            <li role="none">
-              <button
-                type="button"
-                role="menuitem"
-                tabIndex={-1}
-                onClick={() => {
-                  close();
-                  void logoutEverywhere();
-                }}
-              >
-                {t('userMenu.logoutEverywhere')}
-              </button>
-            </li>
+            {entries.map((item) => (
+              <li key={item.label} role="none">
+                <button
+                  type="button"
+                  role="menuitem"
+                  tabIndex={-1}
+                  onClick={() => {
+                    close();
+                    item.run();
+                  }}
+                >
+                  {item.label}
+                </button>
+              </li>
+            ))}
           </ul>
         </div>
       )}
