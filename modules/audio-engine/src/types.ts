@@ -226,6 +226,12 @@ export interface JobProgress {
   progress: number;
   /** Name of the running stage (decode, analyze, eq, dynamics, limiter, outputs, ...). */
   stage: string;
+  /**
+   * The job thread's own CPU time when this was said, ms (said by a worker thread, where the runtime can tell). The
+   * CPU time between two events is the work done between them, whatever the machine's load: what "progress at least
+   * every second" bounds.
+   */
+  cpuMs?: number;
 }
 
 export interface RunOptions {

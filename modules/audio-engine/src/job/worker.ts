@@ -27,6 +27,13 @@ function lowerPriority(niceness: number): void {
   }
 }
 
+/** This thread's CPU time, ms; undefined where the runtime cannot tell (Node before 23.9). */
+function threadCpuMs(): number | undefined {
+  if (typeof process.threadCpuUsage !== 'function') return undefined;
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
+}
+
 const port = parentPort;
 if (port) {
   lowerPriority((workerData as { niceness?: number }).niceness ?? 0);
@@ -40,7 +47,7 @@ if (port) {
   const { request } = workerData as { request: JobRequest };
   runJobInline(request, {
     signal: controller.signal,
-    onProgress: (event) => post({ type: 'progress', event }),
+    onProgress: (event) => post({ type: 'progress', event: { ...event, cpuMs: threadCpuMs() } }),
     onResource: (event) => post({ type: 'resource', event }),
   }).then(
     (result) => {
