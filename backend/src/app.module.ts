@@ -33,6 +33,7 @@ import { persistentSecret } from './infra/secrets';
 import { EsdbJobQueue } from './infra/jobs/esdb-job-queue';
 import { ProcessorsLifecycle } from './infra/processors.lifecycle';
 import { RealtimeModule } from './realtime/realtime.module';
+import { UploadsModule } from './uploads/uploads.module';
 
 /**
  * The payment providers the configuration names: real ones, those turned off, and who may turn the sandbox's knobs
@@ -101,6 +102,7 @@ export class AppModule {
         EventBusModule,
         RealtimeModule,
         HealthModule,
+        UploadsModule,
         IdentityProviderModule.forRoot(options.verifier ? { verifier: options.verifier } : {}),
         ProjectionsModule,
         IdentityModule.forRoot({ purgeIntervalMs: config.PURGE_INTERVAL_MINUTES * 60_000 }),

@@ -37,6 +37,11 @@ const schema = z.object({
   BLOB_STORE: z.enum(['local', 'gridfs']).default('local'),
   HEALTH_MIN_FREE_MB: z.coerce.number().int().min(0).default(500),
   /**
+   * Where resumable uploads keep their partial files (default DATA_DIR/uploads): on a volume every replica shares, or
+   * with an upload's requests routed to one replica.
+   */
+  UPLOAD_STAGING_DIR: z.string().min(1).optional(),
+  /**
    * The operators' bearer token for `/metrics` and the detailed `/api/health` report; unset, metrics are refused and
    * health answers only its status and the names of failing checks.
    */

@@ -214,6 +214,8 @@ export function bodyParsers(fastify: FastifyInstance): void {
     (_request, body: string, done) => done(null, Object.fromEntries(new URLSearchParams(body))),
   );
   fastify.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null, undefined));
+  // A resumable upload's bytes (tus `PATCH`): left on the request for the upload store to append.
+  fastify.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null, undefined));
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   CLOCK,
   IDS,
 } from '@kora/kernel';
+import { ResumableUploads } from '@kora/kernel/nest';
 import { allProjections } from '@kora/projections';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -135,10 +136,27 @@ export class InfraModule {
             return runner;
           },
         },
+        {
+          provide: ResumableUploads,
+          useFactory: () =>
+            new ResumableUploads({ dir: config.UPLOAD_STAGING_DIR ?? join(config.DATA_DIR, 'uploads') }),
+        },
         InfraLifecycle,
         OrphanSweeper,
       ],
-      exports: [CONFIG, LOGGER, CLOCK, IDS, Metrics, STORES, EventStore, ReadStore, BlobStore, ProjectionRunner],
+      exports: [
+        CONFIG,
+        LOGGER,
+        CLOCK,
+        IDS,
+        Metrics,
+        STORES,
+        EventStore,
+        ReadStore,
+        BlobStore,
+        ProjectionRunner,
+        ResumableUploads,
+      ],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import { EventStore, processAlive, scratchOwner } from '@kora/kernel';
+import { ResumableUploads } from '@kora/kernel/nest';
 import { mixStream } from '@kora/mixing/contracts';
 import { trackStream } from '@kora/audio/contracts';
 import { readdir, rm, rmdir, stat } from 'node:fs/promises';
@@ -22,6 +23,8 @@ export interface SweepReport {
   emptyFolders: number;
   /** `kora-job-*`, `kora-demo-*`, `kora-blob-*` folders in the OS temp dir whose process is gone. */
   scratch: number;
+  /** Resumable uploads past their expiry (a day after their last byte), and what a crash left of them. */
+  resumable: number;
   bytes: number;
 }
 
@@ -47,6 +50,7 @@ export class OrphanSweeper implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(CONFIG) private readonly config: Config,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly events: EventStore,
+    private readonly resumable: ResumableUploads,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -70,7 +74,13 @@ export class OrphanSweeper implements OnApplicationBootstrap, BeforeApplicationS
     this.running = this.running.then(() =>
       this.sweep().then(
         (report) => {
-          const total = report.partials + report.sidecars + report.unrecorded + report.emptyFolders + report.scratch;
+          const total =
+            report.partials +
+            report.sidecars +
+            report.unrecorded +
+            report.emptyFolders +
+            report.scratch +
+            report.resumable;
           if (total > 0) this.logger.info({ event: 'orphans.swept', ...report }, 'orphans swept');
         },
         (error: unknown) => this.logger.warn({ err: error }, 'orphan sweep failed; the next one retries'),
@@ -80,7 +90,15 @@ export class OrphanSweeper implements OnApplicationBootstrap, BeforeApplicationS
 
   /** One sweep; exported for the command line and the tests. */
   async sweep(now = Date.now()): Promise<SweepReport> {
-    const report: SweepReport = { partials: 0, sidecars: 0, unrecorded: 0, emptyFolders: 0, scratch: 0, bytes: 0 };
+    const report: SweepReport = {
+      partials: 0,
+      sidecars: 0,
+      unrecorded: 0,
+      emptyFolders: 0,
+      scratch: 0,
+      resumable: 0,
+      bytes: 0,
+    };
     const minAgeMs = this.config.SWEEP_MIN_AGE_SECONDS * 1000;
     if (this.config.BLOB_STORE === 'local') {
       const root = join(this.config.DATA_DIR, 'blobs');
@@ -91,6 +109,7 @@ export class OrphanSweeper implements OnApplicationBootstrap, BeforeApplicationS
       await this.sweepEmptyFolders(root, now - minAgeMs, report, touched, true);
     }
     await this.sweepScratch(tmpdir(), now, minAgeMs, report);
+    report.resumable = await this.resumable.sweep();
     return report;
   }
 

@@ -1,5 +1,5 @@
 import { EventStore } from '@kora/kernel';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -123,6 +123,32 @@ describe('media library: the uploads listed, and a new job started from one of t
     expect(await until(awa, started.body.id, ['PREVIEW_READY'])).toBe('PREVIEW_READY');
     const track = await request(test.url).get(`/api/audio/track/${started.body.id}`).set(awa.auth).expect(200);
     expect(track.body.previewUrl).toBe(`/api/audio/track/${started.body.id}/stream/preview`);
+  });
+
+  it('offers a service only the files it takes, and lists two different files of one name apart', async () => {
+    // Another recording that happens to be called voice.wav too: not a copy (another size), so listed on its own.
+    mkdirSync(join(media.path, 'second'), { recursive: true });
+    const other = makeMedia(join(media.path, 'second')).voice(6);
+    const otherId = (await upload(awa, other, { service: 'AUDIO_ENHANCEMENT', preset: 'voice' }).expect(201)).body.id;
+    expect(await until(awa, otherId, ['PREVIEW_READY'])).toBe('PREVIEW_READY');
+    const all = await library(awa);
+    expect(all.filter((track) => track.filename === 'voice.wav').map((track) => track.id)).toEqual([otherId, voiceId]);
+
+    const offered = async (query: string) =>
+      (await request(test.url).get(`/api/audio/library?${query}`).set(awa.auth).expect(200)).body as {
+        tracks: LibraryTrack[];
+        hidden: number;
+      };
+    // The voices (under 1 MB) are too small for mastering: not offered there, since the upload would be refused.
+    const mastering = await offered('service=AI_MASTERING');
+    expect(mastering.tracks.map((track) => track.filename)).not.toContain('voice.wav');
+    expect(mastering.tracks.length).toBeGreaterThan(0);
+    expect(mastering.hidden).toBe(all.length - mastering.tracks.length);
+    expect(mastering.hidden).toBeGreaterThanOrEqual(2);
+    const enhancement = await offered('service=AUDIO_ENHANCEMENT&preset=voice');
+    expect(enhancement.tracks.map((track) => track.id)).toEqual(all.map((track) => track.id));
+    // No video among them: nothing to offer the video preset.
+    expect(await offered('service=AUDIO_ENHANCEMENT&preset=video')).toEqual({ tracks: [], hidden: all.length });
   });
 
   it('documents the routes in the OpenAPI document', async () => {

@@ -1,5 +1,5 @@
 import { EventStore } from '@kora/kernel';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
@@ -9,6 +9,12 @@ import { registeredUser, type TestUser } from '../support/accounts';
 import { makeMedia } from '../support/media';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { tempDir } from '../support/temp';
+
+/** The file cut to its first `bytes`, as an interrupted copy or download leaves it. */
+function truncated(path: string, bytes: number): string {
+  truncateSync(path, bytes);
+  return path;
+}
 
 interface StatusMessage {
   trackId: string;
@@ -143,6 +149,8 @@ describe('tracks: upload, processing, status, streams, deletion', () => {
       [music, { service: 'AI_MIXING' }, 400, 'UPLOAD.INVALID_SERVICE'],
       [music, { service: 'STEM_SEPARATION', mode: 'banjo' }, 400, 'UPLOAD.INVALID_MODE'],
       [files.video(1), { service: 'AUDIO_ENHANCEMENT', preset: 'audio' }, 400, 'UPLOAD.AUDIO_FORMAT'],
+      // A real WAV cut short (its header declares more data than the file holds): damaged, not the wrong kind.
+      [truncated(files.music(20, 'cut.wav'), 2_000_000), { service: 'AI_MASTERING' }, 400, 'UPLOAD.DAMAGED_FILE'],
       [voice, { service: 'AUDIO_ENHANCEMENT', preset: 'video' }, 400, 'UPLOAD.INVALID_VIDEO_FORMAT'],
       [
         files.video(1, 'silent.mp4', false),

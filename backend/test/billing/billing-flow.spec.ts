@@ -54,6 +54,14 @@ describe('billing over HTTP through the built-in sandbox', () => {
       serviceType: 'AI_MASTERING',
     });
     expect(starter.yearly.priceUSD).toBe(191.9); // 12 x 19.99 - 20 %
+    // The selling points in each interface language; `features` stays the English list (the spec's Plan).
+    expect(starter.features[0]).toBe('5 masters a month');
+    expect(starter.i18n.en.features).toEqual(starter.features);
+    expect(starter.i18n.fr.features).toEqual([
+      '5 masters par mois',
+      'Aperçus illimités',
+      'Crédits valables toute la période',
+    ]);
     const payngo = await request(test.url).get('/api/plans/payngo').set(awa.auth).expect(200);
     expect(
       payngo.body.plans.map((plan: { serviceType: string; priceUSD: number }) => [plan.serviceType, plan.priceUSD]),

@@ -161,16 +161,26 @@ describe('an Orange Money pack bought over HTTP through the built-in sandbox', (
       .send({ provider: 'ORANGE_MONEY', currency: 'XOF', planId: 'stems-starter', paymentType: 'PACK' })
       .expect(201);
     expect(intent.body.amount).toBe(17500);
-    await request(test.url)
+    // The phone's page, as a browser submits its form: back to the payment's page, which says how it ended.
+    const phonePage = `/sandbox/orange-money/pay/${intent.body.paymentId}`;
+    const refused = await request(test.url)
       .post(`/sandbox/orange-money/payments/${intent.body.paymentId}/pay`)
-      .send({ outcome: 'decline' })
-      .expect(200);
+      .type('form')
+      .send({ redirect: '1', outcome: 'decline' })
+      .expect(303);
+    expect(refused.headers.location).toBe(phonePage);
+    const ended = await request(test.url)
+      .get(phonePage)
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
+    expect(ended.text).toContain('Payment refused: your balance is too low. Nothing was charged.');
     const status = await request(test.url)
       .post('/api/payments/status')
       .set(kofi.auth)
       .send({ paymentIntentId: intent.body.paymentId })
       .expect(200);
-    expect(status.body.status).toBe('FAILED');
+    // The provider's reason reaches the payer, who can act on it (top up), not only "failed".
+    expect(status.body).toMatchObject({ status: 'FAILED', reason: 'INSUFFICIENT_BALANCE' });
     await request(test.url).get('/api/subscriptions/current').set(kofi.auth).expect(404);
     const history = await request(test.url).get('/api/payments/history').set(kofi.auth).expect(200);
     expect(history.body.payments).toEqual([

@@ -167,11 +167,19 @@ describe('unlocks over HTTP with real results, notifications and sockets', () =>
       10_000,
     );
     const pack = english.find((n) => n.title === 'Pack purchased')!;
-    expect(pack.message).toMatch(/^Your Starter pack \(27\.99 USD\) adds 5 credits, usable until \d{4}-\d{2}-\d{2}\.$/);
-    expect(english.find((n) => n.title === 'Payment failed')!.message).toContain('Nothing was charged');
+    // Money and dates as each language writes them (Intl), not "27.99 USD" and "2026-12-26".
+    expect(pack.message).toMatch(
+      /^Your Starter pack \(\$27\.99\) adds 5 credits, usable until [A-Z][a-z]+ \d{1,2}, \d{4}\.$/,
+    );
+    const failed = english.find((n) => n.title === 'Payment failed')!.message;
+    expect(failed).toContain('Nothing was charged');
+    // The provider's reason, which the payer can act on.
+    expect(failed).toContain('balance was too low');
     const french = await list('fr');
     expect(french.map((n) => n.title)).toEqual(expect.arrayContaining(['Pack acheté', 'Le paiement a échoué']));
-    expect(french.find((n) => n.title === 'Pack acheté')!.message).toContain('ajoute 5 crédits');
+    expect(french.find((n) => n.title === 'Pack acheté')!.message).toMatch(
+      /^Votre pack Starter \(27,99\s\$\) ajoute 5 crédits, utilisables jusqu’au \d{1,2} [a-zéû]+ \d{4}\.$/,
+    );
     expect(french.find((n) => n.title === 'Le paiement a échoué')!.message).toContain('Rien n’a été débité');
     expect(pack.i18n.fr.title).toBe('Pack acheté');
     // Awa's own notifications hold none of Kofi's payments.

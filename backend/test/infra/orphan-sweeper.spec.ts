@@ -1,4 +1,5 @@
 import { EventStore, scratchPrefix } from '@kora/kernel';
+import { ResumableUploads } from '@kora/kernel/nest';
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +46,8 @@ describe('the orphan sweep', () => {
           .map((stream) => ({ data: { trackId: stream.split(' ')[1] } })),
     } as unknown as EventStore;
     const config = loadConfig({ DATA_DIR: data.path, SWEEP_MIN_AGE_SECONDS: '3600' });
-    return new OrphanSweeper(config, pino({ level: 'silent' }), events);
+    const uploads = new ResumableUploads({ dir: join(data.path, 'uploads') });
+    return new OrphanSweeper(config, pino({ level: 'silent' }), events, uploads);
   };
 
   it('takes what interrupted work left once old enough, and nothing anyone may still be using', async () => {

@@ -1,4 +1,5 @@
 import { EventStore, ReadStore } from '@kora/kernel';
+import { truncateSync } from 'node:fs';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -107,6 +108,15 @@ describe('mixing sessions', () => {
       .attach('file', files.mp3(3))
       .expect(400);
     expect(mp3.body.code).toBe('UPLOAD.FILE_FORMAT');
+    // A WAV cut short is damaged, not the wrong kind of file.
+    const cut = files.music(6, 'cut.wav');
+    truncateSync(cut, 200_000);
+    const damaged = await request(test.url)
+      .post(`/api/mixing/sessions/${id}/tracks`)
+      .set(awa.auth)
+      .attach('file', cut)
+      .expect(400);
+    expect(damaged.body.code).toBe('UPLOAD.DAMAGED_FILE');
     const none = await request(test.url)
       .post(`/api/mixing/sessions/${id}/tracks/batch`)
       .set(awa.auth)

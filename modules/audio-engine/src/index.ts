@@ -18,6 +18,8 @@ export { runJobInline, validateRequest } from './job/run-inline';
 export { resolveLoudnessTarget } from './job/input';
 export {
   probe,
+  sniffHead,
+  type HeadSniff,
   assertAcceptable,
   claimedFamily,
   ACCEPTED_CONTAINERS,

@@ -15,6 +15,7 @@ export * from './durable';
 export * from './ids';
 export * from './mail';
 export * from './ready-mail';
+export * from './format';
 export * from './signed-link';
 export * from './personal-data';
 export * from './request-context';

@@ -38,6 +38,9 @@ describe('the library read model', () => {
       filename: 'Song (2).wav',
       collapseKey: 'song.wav',
       fileSize: 2_000_000,
+      format: 'wav',
+      isVideo: false,
+      durationSec: 12,
       service: 'AI_MASTERING',
       createdAt: T0,
     });

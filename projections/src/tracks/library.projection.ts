@@ -1,7 +1,10 @@
 import type { LibraryDocument, TrackEvent } from '@kora/audio/contracts';
 import { defineProjection, streamId } from '@kora/kernel';
 
-/** `Song (2).wav` and `song.wav` share the key `song.wav`: the library shows the newest of them. */
+/**
+ * `Song (2).wav` and `song.wav` share the key `song.wav`: copies of one file (the same key and the same size, see
+ * GetLibrary) show as the newest of them.
+ */
 export function collapseKey(filename: string): string {
   return filename
     .replace(/ \(\d+\)(?=(\.[^.]*)?$)/, '')
@@ -12,7 +15,7 @@ export function collapseKey(filename: string): string {
 /** The files a user uploaded themselves (demo tracks excluded), newest first. */
 export const libraryProjection = defineProjection<TrackEvent, LibraryDocument>({
   name: 'library',
-  version: 1,
+  version: 2,
   collection: 'library',
   indexes: [{ fields: { userId: 1, createdAt: -1 } }],
   handles: ['TrackUploaded', 'TrackDeleted'],
@@ -27,6 +30,9 @@ export const libraryProjection = defineProjection<TrackEvent, LibraryDocument>({
           filename: event.data.filename,
           collapseKey: collapseKey(event.data.filename),
           fileSize: event.data.fileSize,
+          format: event.data.format,
+          isVideo: event.data.isVideo,
+          durationSec: event.data.durationSec,
           service: event.data.service,
           createdAt: event.metadata.occurredAt,
         };

@@ -57,8 +57,11 @@ export class GetLibraryHandler implements IQueryHandler<GetLibrary, LibraryDocum
     const seen = new Set<string>();
     const collapsed: LibraryDocument[] = [];
     for (const doc of newestFirst) {
-      if (seen.has(doc.collapseKey)) continue;
-      seen.add(doc.collapseKey);
+      // Copies of one file share the name (but for a " (n)") and the size; two uploads that only share a name are
+      // two files, both listed.
+      const key = `${doc.collapseKey}\u0000${doc.fileSize}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
       collapsed.push(doc);
       if (collapsed.length === limit) break;
     }

@@ -42,7 +42,16 @@ export type Container =
 export type ContainerFamily = 'wav' | 'mp3' | 'isobmff' | 'mpeg' | 'other';
 
 /** The formats the product accepts (spec section 5): WAV and MP3 audio; MP4, MPEG, MOV and M4V video. */
-export const ACCEPTED_CONTAINERS: readonly Container[] = ['wav', 'mp3', 'mp4', 'mov', 'm4v', 'mpeg-ps', 'mpeg-ts'];
+export const ACCEPTED_CONTAINERS: readonly Container[] = [
+  'wav',
+  'mp3',
+  'flac',
+  'mp4',
+  'mov',
+  'm4v',
+  'mpeg-ps',
+  'mpeg-ts',
+];
 
 export interface WavHeader {
   /** 1 = PCM, 3 = IEEE float, 0xFFFE = WAVE_FORMAT_EXTENSIBLE (then `subFormat` is the real one). */
@@ -180,45 +189,101 @@ async function readHead(file: string, bytes: number): Promise<Buffer> {
   }
 }
 
+/** Reads `length` bytes at `position` (fewer at the end of what it can read). */
+type ReadAt = (position: number, length: number) => Promise<Buffer>;
+
 /** Walks the RIFF chunks of a WAV file to read `fmt ` and the declared and available `data` sizes. */
 export async function readWavHeader(file: string, sizeBytes: number): Promise<WavHeader | null> {
   const handle = await open(file, 'r');
   try {
-    const header = Buffer.alloc(12);
-    await handle.read(header, 0, 12, 0);
-    const rf64 = ascii(header, 0, 4) !== 'RIFF';
-    let offset = 12;
-    let fmt: Omit<WavHeader, 'declaredDataBytes' | 'availableDataBytes'> | null = null;
-    const chunk = Buffer.alloc(8);
-    while (offset + 8 <= sizeBytes) {
-      await handle.read(chunk, 0, 8, offset);
-      const id = ascii(chunk, 0, 4);
-      const size = chunk.readUInt32LE(4);
-      if (id === 'fmt ') {
-        const body = Buffer.alloc(Math.min(size, 40));
-        await handle.read(body, 0, body.length, offset + 8);
-        if (body.length < 16) return null;
-        const formatTag = body.readUInt16LE(0);
-        fmt = {
-          formatTag,
-          subFormat: formatTag === 0xfffe && body.length >= 26 ? body.readUInt16LE(24) : null,
-          channels: body.readUInt16LE(2),
-          sampleRate: body.readUInt32LE(4),
-          blockAlign: body.readUInt16LE(12),
-          bitsPerSample: body.readUInt16LE(14),
-        };
-      } else if (id === 'data') {
-        if (!fmt) return null;
-        const available = sizeBytes - (offset + 8);
-        const unknown = rf64 || size === 0 || size === 0xffffffff;
-        return { ...fmt, declaredDataBytes: unknown ? null : size, availableDataBytes: Math.max(0, available) };
-      }
-      offset += 8 + size + (size & 1);
-    }
-    return null;
+    return await walkWavChunks(async (position, length) => {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, position);
+      return buffer.subarray(0, bytesRead);
+    }, sizeBytes);
   } finally {
     await handle.close();
   }
+}
+
+/** The chunk walk of `readWavHeader`, over any reader: null when `fmt ` or `data` is not within what it reads. */
+async function walkWavChunks(read: ReadAt, sizeBytes: number): Promise<WavHeader | null> {
+  const header = await read(0, 12);
+  if (header.length < 12) return null;
+  const rf64 = ascii(header, 0, 4) !== 'RIFF';
+  let offset = 12;
+  let fmt: Omit<WavHeader, 'declaredDataBytes' | 'availableDataBytes'> | null = null;
+  while (offset + 8 <= sizeBytes) {
+    const chunk = await read(offset, 8);
+    if (chunk.length < 8) return null;
+    const id = ascii(chunk, 0, 4);
+    const size = chunk.readUInt32LE(4);
+    if (id === 'fmt ') {
+      const body = await read(offset + 8, Math.min(size, 40));
+      if (body.length < 16) return null;
+      const formatTag = body.readUInt16LE(0);
+      fmt = {
+        formatTag,
+        subFormat: formatTag === 0xfffe && body.length >= 26 ? body.readUInt16LE(24) : null,
+        channels: body.readUInt16LE(2),
+        sampleRate: body.readUInt32LE(4),
+        blockAlign: body.readUInt16LE(12),
+        bitsPerSample: body.readUInt16LE(14),
+      };
+    } else if (id === 'data') {
+      if (!fmt) return null;
+      const available = sizeBytes - (offset + 8);
+      const unknown = rf64 || size === 0 || size === 0xffffffff;
+      return { ...fmt, declaredDataBytes: unknown ? null : size, availableDataBytes: Math.max(0, available) };
+    }
+    offset += 8 + size + (size & 1);
+  }
+  return null;
+}
+
+/** What a file's first bytes say of it: its container, and where the header tells them its sample rate and length. */
+export interface HeadSniff {
+  container: Container;
+  sampleRate: number | null;
+  durationSec: number | null;
+  /** For FLAC, the size of the same samples as a PCM WAV (what a WAV compressed to FLAC weighed), when known. */
+  pcmBytes: number | null;
+}
+
+/**
+ * Reads a file's first bytes (`head`, a few tens of kB) as a resumable upload receives them, for the checks that can
+ * refuse it before the rest is sent: the container, and for WAV and FLAC the sample rate and the duration their
+ * headers declare (of a `length`-byte file). Null fields are not known from the head; the whole file is probed anyway
+ * once it has arrived.
+ */
+export async function sniffHead(head: Buffer, length: number): Promise<HeadSniff> {
+  const container = sniffContainer(head);
+  if (container === 'wav') {
+    const wav = await walkWavChunks(async (position, size) => head.subarray(position, position + size), length);
+    if (!wav) return { container, sampleRate: null, durationSec: null, pcmBytes: null };
+    const bytesPerSecond = wav.sampleRate * wav.blockAlign;
+    const dataBytes = Math.min(wav.declaredDataBytes ?? wav.availableDataBytes, wav.availableDataBytes);
+    return {
+      container,
+      sampleRate: wav.sampleRate,
+      durationSec: bytesPerSecond > 0 ? dataBytes / bytesPerSecond : null,
+      pcmBytes: null,
+    };
+  }
+  // FLAC: STREAMINFO is the first metadata block (20 bits of rate, 36 of samples per channel, 0 when unknown).
+  if (container === 'flac' && head.length >= 26 && (head[4]! & 0x7f) === 0) {
+    const sampleRate = (head[18]! << 12) | (head[19]! << 4) | (head[20]! >> 4);
+    const channels = ((head[20]! >> 1) & 7) + 1;
+    const bits = (((head[20]! & 1) << 4) | (head[21]! >> 4)) + 1;
+    const samples = (head[21]! & 0x0f) * 2 ** 32 + head.readUInt32BE(22);
+    return {
+      container,
+      sampleRate,
+      durationSec: sampleRate > 0 && samples > 0 ? samples / sampleRate : null,
+      pcmBytes: samples > 0 ? 44 + samples * channels * Math.ceil(bits / 8) : null,
+    };
+  }
+  return { container, sampleRate: null, durationSec: null, pcmBytes: null };
 }
 
 const PCM_CODECS: Record<number, string> = { 8: 'pcm_u8', 16: 'pcm_s16le', 24: 'pcm_s24le', 32: 'pcm_s32le' };

@@ -36,6 +36,10 @@ export interface LibraryDocument {
   /** The name without a trailing ` (n)` copy marker, lower-cased: copies collapse to the newest. */
   collapseKey: string;
   fileSize: number;
+  /** What the file is (by content), so a service is offered only the files it takes. */
+  format: string;
+  isVideo: boolean;
+  durationSec: number;
   service: TrackService;
   createdAt: string;
 }

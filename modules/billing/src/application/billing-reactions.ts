@@ -12,7 +12,9 @@ import type {
   PaymentFailed,
 } from '../contracts/events';
 import { toMajor } from '../domain/catalogue';
+import { declineReason } from '../domain/payment';
 import { BILLING_OPTIONS, type BillingOptions } from './billing-options';
+import { packPurchasedTexts, paymentFailedTexts } from './notification-texts';
 
 /** The status each event gives a payment (an anomaly under review changes none). */
 const PAYMENT_STATUS: Record<
@@ -69,7 +71,9 @@ export class BillingReactions implements OnModuleInit {
                 trackId: event.data.trackId,
                 planId: event.data.planId,
               }
-            : {}),
+            : event.type === 'PaymentFailed'
+              ? { reason: declineReason(event.data.code) }
+              : {}),
         },
       };
     });
@@ -114,37 +118,8 @@ export class BillingReactions implements OnModuleInit {
   }
 
   private async notify(event: RecordedEvent<PackPurchased | PaymentFailed>): Promise<void> {
-    const userId = event.metadata.userId;
-    if (event.type === 'PackPurchased') {
-      const d = event.data;
-      const price = `${toMajor(d.price.amount, d.price.currency)} ${d.price.currency === 'XOF' ? 'FCFA' : d.price.currency}`;
-      await this.commands.execute(
-        new SendNotification(
-          userId,
-          'PAYMENT',
-          { en: 'Pack purchased', fr: 'Pack acheté' },
-          {
-            en: `Your ${d.planName} pack (${price}) adds ${d.credits} credits, usable until ${d.endDate.slice(0, 10)}.`,
-            fr: `Votre pack ${d.planName} (${price}) ajoute ${d.credits} crédits, utilisables jusqu’au ${d.endDate.slice(0, 10)}.`,
-          },
-          null,
-          event.id,
-        ),
-      );
-      return;
-    }
-    await this.commands.execute(
-      new SendNotification(
-        userId,
-        'PAYMENT',
-        { en: 'Payment failed', fr: 'Le paiement a échoué' },
-        {
-          en: 'The payment could not be completed. Nothing was charged; please try again.',
-          fr: 'Le paiement n’a pas pu aboutir. Rien n’a été débité ; merci de réessayer.',
-        },
-        null,
-        event.id,
-      ),
-    );
+    const { title, message } =
+      event.type === 'PackPurchased' ? packPurchasedTexts(event.data) : paymentFailedTexts(event.data.code);
+    await this.commands.execute(new SendNotification(event.metadata.userId, 'PAYMENT', title, message, null, event.id));
   }
 }

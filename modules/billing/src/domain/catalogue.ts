@@ -14,11 +14,25 @@ export const PAY_PER_TRACK = 'Pay Per Track';
 
 export type Prices = Record<Currency, number>;
 
+/** The interface languages. */
+export const LANGUAGES = ['en', 'fr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/**
+ * A plan's selling points in each interface language; a plain list (an older catalogue file) serves both.
+ */
+export type Features = Record<Language, string[]> | string[];
+
+/** The features in each language (a plain list is the same in both). */
+export function featuresByLanguage(features: Features): Record<Language, string[]> {
+  return Array.isArray(features) ? { en: features, fr: features } : features;
+}
+
 /** The catalogue file (see docs/operations.md, "Catalogue"): prices in minor units, set per currency by hand. */
 export interface Catalogue {
   version: string;
   yearlyDiscountPercent: number;
-  payPerTrack: Array<{ id: string; serviceType: BillingService; prices: Prices; features: string[] }>;
+  payPerTrack: Array<{ id: string; serviceType: BillingService; prices: Prices; features: Features }>;
   packs: Array<{
     id: string;
     name: string;
@@ -27,7 +41,7 @@ export interface Catalogue {
     monthly: Prices;
     /** Set it to override 12 x monthly minus the discount (rounded to the cent, or to 100 XOF). */
     yearly?: Prices;
-    features: string[];
+    features: Features;
     recommended: boolean;
     icon: 'crown' | 'rocket' | 'infinite';
   }>;
@@ -45,6 +59,13 @@ export function catalogueProblems(value: unknown): string[] {
   if (typeof c.yearlyDiscountPercent !== 'number' || c.yearlyDiscountPercent < 0 || c.yearlyDiscountPercent >= 100)
     problems.push('yearlyDiscountPercent: a number from 0 to 99');
   const ids = new Set<string>();
+  const features = (where: string, f: unknown): void => {
+    const texts = (list: unknown) => Array.isArray(list) && list.every((text) => typeof text === 'string' && text);
+    if (
+      Array.isArray(f) ? !texts(f) : !LANGUAGES.every((language) => texts((f as Record<string, unknown>)?.[language]))
+    )
+      problems.push(`${where}: a list of texts, or { "en": [...], "fr": [...] }`);
+  };
   const prices = (where: string, p: unknown): void => {
     for (const currency of CURRENCIES) {
       const amount = (p as Record<string, unknown> | undefined)?.[currency];
@@ -57,6 +78,7 @@ export function catalogueProblems(value: unknown): string[] {
     ids.add(plan.id);
     if (!BILLING_SERVICES.includes(plan.serviceType)) problems.push(`payPerTrack[${i}].serviceType: unknown`);
     prices(`payPerTrack[${i}].prices`, plan.prices);
+    features(`payPerTrack[${i}].features`, plan.features);
   }
   if (!Array.isArray(c.payPerTrack)) problems.push('payPerTrack: a list');
   for (const service of BILLING_SERVICES) {
@@ -73,6 +95,7 @@ export function catalogueProblems(value: unknown): string[] {
     if (!Number.isInteger(pack.credits) || pack.credits <= 0) problems.push(`packs[${i}].credits: a positive integer`);
     prices(`packs[${i}].monthly`, pack.monthly);
     if (pack.yearly !== undefined) prices(`packs[${i}].yearly`, pack.yearly);
+    features(`packs[${i}].features`, pack.features);
     if (!['crown', 'rocket', 'infinite'].includes(pack.icon))
       problems.push(`packs[${i}].icon: crown, rocket or infinite`);
   }
@@ -131,7 +154,9 @@ export interface PlanView {
   priceXOF: number;
   currency: Currency;
   billingCycle: BillingCycle;
+  /** In English (the spec's Plan); `i18n` has them in each interface language. */
   features: string[];
+  i18n: Record<Language, { features: string[] }>;
   masteringLimit: number;
   audioEnhancementLimit: number;
   stemSeparationLimit: number;
@@ -143,6 +168,15 @@ export interface PlanView {
   yearly: { priceUSD: number; priceEUR: number; priceXOF: number; credits: number } | null;
   yearlyDiscountPercent: number;
   purchasable: boolean;
+}
+
+/** `features` (English) and `i18n` (each language) of a plan view. */
+function featureFields(features: Features): Pick<PlanView, 'features' | 'i18n'> {
+  const byLanguage = featuresByLanguage(features);
+  return {
+    features: byLanguage.en,
+    i18n: { en: { features: byLanguage.en }, fr: { features: byLanguage.fr } },
+  };
 }
 
 const majors = (prices: Prices) => ({
@@ -164,7 +198,7 @@ export function packViews(catalogue: Catalogue, cycle: BillingCycle, service?: P
         ...majors(prices),
         currency: 'USD' as const,
         billingCycle: cycle,
-        features: pack.features,
+        ...featureFields(pack.features),
         masteringLimit: pack.serviceType === 'AI_MASTERING' ? credits : 0,
         audioEnhancementLimit: pack.serviceType === 'AUDIO_ENHANCEMENT' ? credits : 0,
         stemSeparationLimit: pack.serviceType === 'STEM_SEPARATION' ? credits : 0,
@@ -193,7 +227,7 @@ export function payPerTrackViews(catalogue: Catalogue, service?: BillingService)
       ...majors(plan.prices),
       currency: 'USD' as const,
       billingCycle: 'MONTHLY' as const,
-      features: plan.features,
+      ...featureFields(plan.features),
       masteringLimit: 0,
       audioEnhancementLimit: 0,
       stemSeparationLimit: 0,

@@ -19,6 +19,8 @@ export interface PaymentState {
   intent: PaymentIntentCreated['data'] | null;
   status: PaymentStatus | null;
   captureId: string | null;
+  /** Why it failed, in the provider's words (`ORANGE_MONEY.INSUFFICIENT_BALANCE`, `PAYPAL.INSTRUMENT_DECLINED`). */
+  failure: { code: string; message: string } | null;
   /** Money reported that did not match the sale, by capture id, and whether an operator has resolved it. */
   anomalies: Map<string, { kind: AnomalyKind; reported: Money | null; resolved: boolean }>;
 }
@@ -52,6 +54,7 @@ export const initialPaymentState = (): PaymentState => ({
   intent: null,
   status: null,
   captureId: null,
+  failure: null,
   anomalies: new Map(),
 });
 
@@ -82,6 +85,15 @@ export function anomalyOf(
   return null;
 }
 
+/**
+ * The provider's reason for a failure, as the client is told it (`INSUFFICIENT_BALANCE`, `INSTRUMENT_DECLINED`):
+ * the failure's code without its provider, or null when the provider gave none (`ORANGE_MONEY.FAILED`).
+ */
+export function declineReason(code: string | null | undefined): string | null {
+  const reason = code?.split('.')[1];
+  return reason && reason !== 'FAILED' ? reason : null;
+}
+
 export function evolvePayment(state: PaymentState, event: PaymentEvent): PaymentState {
   switch (event.type) {
     case 'PaymentIntentCreated':
@@ -89,7 +101,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
     case 'PaymentCaptured':
       return { ...state, status: 'paid', captureId: event.data.captureId };
     case 'PaymentFailed':
-      return { ...state, status: 'failed' };
+      return { ...state, status: 'failed', failure: { code: event.data.code, message: event.data.message } };
     case 'PaymentCancelled':
       return { ...state, status: 'cancelled' };
     case 'PaymentExpired':

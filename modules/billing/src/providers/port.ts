@@ -114,6 +114,8 @@ export interface OrangeMoneyTransaction {
   /** Null when Orange Money reported none (never granted then). */
   amount: OrangeMoneyAmount | null;
   metadata: Record<string, string>;
+  /** Why a FAILED transaction was refused, in the provider's code (`INSUFFICIENT_BALANCE`), when it gives one. */
+  reason?: string | null;
 }
 
 export abstract class OrangeMoneyGateway {

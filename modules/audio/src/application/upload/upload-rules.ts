@@ -1,4 +1,4 @@
-import type { ProbeResult } from '@kora/audio-engine';
+import { type ProbeResult, sniffHead } from '@kora/audio-engine';
 import { UploadRejectedError } from '@kora/kernel/nest';
 
 export { UploadRejectedError };
@@ -51,8 +51,15 @@ export const MAX_DURATION_SEC: Record<TrackService, number> = {
 /** A reference track is decoded and analysed beside the song: no longer than the longest song mastered. */
 export const MAX_REFERENCE_SEC = MAX_DURATION_SEC.AI_MASTERING;
 
-/** The sample rate within `SAMPLE_RATES` and the duration within `maxSec` (the service's limit). */
-function checkAudioShape(probe: ProbeResult, maxSec: number, code: 'UPLOAD' | 'REFERENCE'): void {
+/**
+ * The sample rate within `SAMPLE_RATES` and the duration within `maxSec` (the service's limit). A duration of null is
+ * not known yet (a resumable upload's first bytes): only what is known is checked.
+ */
+function checkAudioShape(
+  probe: Pick<ProbeResult, 'sampleRate'> & { audioDurationSec: number | null },
+  maxSec: number,
+  code: 'UPLOAD' | 'REFERENCE',
+): void {
   const rate = probe.sampleRate;
   if (rate === null || rate < SAMPLE_RATES.min || rate > SAMPLE_RATES.max) {
     throw new UploadRejectedError(
@@ -61,7 +68,7 @@ function checkAudioShape(probe: ProbeResult, maxSec: number, code: 'UPLOAD' | 'R
       { minHz: SAMPLE_RATES.min, maxHz: SAMPLE_RATES.max },
     );
   }
-  if (probe.audioDurationSec > maxSec) {
+  if (probe.audioDurationSec !== null && probe.audioDurationSec > maxSec) {
     throw new UploadRejectedError(
       code === 'UPLOAD' ? 'UPLOAD.TOO_LONG' : 'UPLOAD.INVALID_REFERENCE',
       `The recording is too long (at most ${maxSec / 60} minutes).`,
@@ -138,7 +145,19 @@ function formatMb(mb: number): string {
   return mb >= 1 ? String(mb) : mb.toFixed(3).replace(/0+$/, '');
 }
 
-const AUDIO = new Set(['wav', 'mp3']);
+/**
+ * A file cut short (a WAV whose data is shorter than its header declares, an MP4 without its index): it is the
+ * right kind of file, but damaged, and saying "choose a WAV or MP3" would send its owner looking for the wrong fault.
+ */
+export function damagedFile(): UploadRejectedError {
+  return new UploadRejectedError(
+    'UPLOAD.DAMAGED_FILE',
+    'This file is damaged or incomplete (it may have been cut short while copying or downloading). Export or copy it again, then upload it.',
+  );
+}
+
+// FLAC: what the web app sends of a WAV (lossless, about half the bytes on a phone's network).
+const AUDIO = new Set(['wav', 'mp3', 'flac']);
 const VIDEO = new Set(['mp4', 'mov', 'm4v', 'mpeg-ps', 'mpeg-ts']);
 
 /** What the content must be for the choice: WAV or MP3 audio, or for the video preset a video with sound. */
@@ -161,6 +180,22 @@ export function checkContent(choice: UploadChoice, probe: ProbeResult): { isVide
   return { isVideo: false };
 }
 
+/**
+ * Whether an earlier upload would be taken by a service (and preset) as `checkSize` and `checkContent` judge it,
+ * from what was found in it at its upload: the media library offers only those.
+ */
+export function fitsChoice(
+  file: { fileSize: number; format: string; isVideo: boolean; durationSec: number },
+  service: TrackService,
+  preset: EnhancementPreset | null,
+): boolean {
+  const { min, max } = SIZE_LIMITS[service];
+  if (file.fileSize < min || file.fileSize > max) return false;
+  const wantsVideo = service === 'AUDIO_ENHANCEMENT' && preset === 'video';
+  const kindFits = wantsVideo ? file.isVideo && VIDEO.has(file.format) : !file.isVideo && AUDIO.has(file.format);
+  return kindFits && !(file.durationSec > MAX_DURATION_SEC[service]);
+}
+
 /** A reference track must be WAV or MP3 audio with sound, like a track to master. */
 export function checkReference(probe: ProbeResult): void {
   if (!AUDIO.has(probe.container) || !probe.hasAudio || probe.hasVideo || !(probe.audioDurationSec > 0)) {
@@ -171,6 +206,7 @@ export function checkReference(probe: ProbeResult): void {
 
 export const CONTENT_TYPES: Record<string, string> = {
   wav: 'audio/wav',
+  flac: 'audio/flac',
   mp3: 'audio/mpeg',
   mp4: 'video/mp4',
   m4v: 'video/x-m4v',
@@ -178,3 +214,51 @@ export const CONTENT_TYPES: Record<string, string> = {
   'mpeg-ps': 'video/mpeg',
   'mpeg-ts': 'video/mp2t',
 };
+
+/**
+ * A resumable upload's first bytes, checked as the whole file will be once it has arrived, as far as they tell: the
+ * container (WAV, MP3 or FLAC audio; a video for the video preset), and for WAV and FLAC the sample rate and the
+ * duration their headers declare. A file refused here is refused before the rest of it is sent, with the code the
+ * whole file would have got.
+ */
+export async function checkHead(
+  target: { service: TrackService; preset: string | null } | 'reference',
+  head: Buffer,
+  length: number,
+): Promise<void> {
+  const sniffed = await sniffHead(head, length);
+  // A FLAC (the web app's lossless copy of a WAV) is held to the sizes of the WAV it stands for.
+  if (target !== 'reference' && sniffed.pcmBytes !== null) checkSize(target.service, sniffed.pcmBytes);
+  const shape = { sampleRate: sniffed.sampleRate, audioDurationSec: sniffed.durationSec };
+  const known = sniffed.sampleRate !== null;
+  if (target === 'reference') {
+    if (!AUDIO.has(sniffed.container)) {
+      throw new UploadRejectedError('UPLOAD.INVALID_REFERENCE', 'The reference must be a WAV or MP3 audio file.');
+    }
+    if (known) checkAudioShape(shape, MAX_REFERENCE_SEC, 'REFERENCE');
+    return;
+  }
+  if (target.service === 'AUDIO_ENHANCEMENT' && target.preset === 'video') {
+    if (!VIDEO.has(sniffed.container)) {
+      throw new UploadRejectedError('UPLOAD.INVALID_VIDEO_FORMAT', 'Choose an MP4, MPEG, MOV or M4V video.');
+    }
+    return;
+  }
+  if (!AUDIO.has(sniffed.container)) {
+    throw new UploadRejectedError('UPLOAD.AUDIO_FORMAT', 'Choose a WAV or MP3 audio file.');
+  }
+  if (known) checkAudioShape(shape, MAX_DURATION_SEC[target.service], 'UPLOAD');
+}
+
+/**
+ * The size a file counts for against a service's limits: its own, or for a FLAC the WAV of the same samples (the web
+ * app compresses a WAV before sending it; the limits are the WAV's, and a 1.5 MB WAV must not become too small).
+ */
+export async function countedSize(head: Buffer, length: number): Promise<number> {
+  return (await sniffHead(head, length)).pcmBytes ?? length;
+}
+
+/** Whether an upload's metadata say it is a FLAC: its size is then checked by its content (`checkHead`), not sent. */
+export function sizeByContent(metadata: Readonly<Record<string, string>>): boolean {
+  return metadata.encoding === 'flac';
+}

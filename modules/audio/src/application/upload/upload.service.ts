@@ -1,8 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { EngineError, probe } from '@kora/audio-engine';
 import { BlobStore, IDS, type IdGenerator } from '@kora/kernel';
-import { CommandContexts, receiveMultipart } from '@kora/kernel/nest';
+import { type ClaimedUpload, CommandContexts, HEAD_BYTES, receiveMultipart, ResumableUploads } from '@kora/kernel/nest';
+import { open } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { CountTracksInProgress, GetTrack, type TrackDocument } from '../../contracts/queries';
 import { AlreadyProcessingError, TrackNotFoundError } from '../../domain/errors';
@@ -10,9 +11,13 @@ import { TrackCommands } from '../track-commands';
 import { type TrackView, trackView } from '../tracks/track-view';
 import {
   checkContent,
+  checkHead,
   checkReference,
+  countedSize,
+  sizeByContent,
   checkSize,
   CONTENT_TYPES,
+  damagedFile,
   LARGEST_UPLOAD,
   SIZE_LIMITS,
   type UploadChoice,
@@ -23,21 +28,43 @@ import { TRACK_SERVICES, type TrackService } from '../../contracts/events';
 
 const MAX_FILENAME = 255;
 
+/** The first bytes of a local file, as much as a header check reads. */
+async function readHead(path: string): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+/** The resumable uploads' purposes this module takes (`purpose` in their metadata). */
+export const TRACK_PURPOSE = 'track';
+export const REFERENCE_PURPOSE = 'reference';
+
 /** An engine error (ffprobe could not read the file) as the upload's refusal; anything else unchanged. */
 function unreadable(error: unknown): unknown {
   if (!(error instanceof EngineError)) return error;
+  if (error.code === 'ENGINE.TRUNCATED_INPUT') return damagedFile();
   return new UploadRejectedError(
     error.code === 'ENGINE.NO_AUDIO_TRACK' ? 'UPLOAD.NO_AUDIO_TRACK' : 'UPLOAD.AUDIO_FORMAT',
     'This file is not audio or video we can read.',
   );
 }
 
-/** The JSON body of a reprocess request as the upload form's fields: a field that is not text counts as invalid. */
-function reprocessFields(body: unknown): Record<string, string> {
+/**
+ * A JSON body's text fields (a reprocess request's choice, a resumable upload's ids) as the upload form's fields: a
+ * field that is not text counts as invalid.
+ */
+function jsonFields(
+  body: unknown,
+  names: readonly string[] = ['service', 'preset', 'mode', 'intensity', 'target'],
+): Record<string, string> {
   const given =
     typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const fields: Record<string, string> = {};
-  for (const name of ['service', 'preset', 'mode', 'intensity', 'target']) {
+  for (const name of names) {
     const value = given[name];
     if (value === undefined || value === null || value === '') continue;
     // A number or an object is no known value: the field's own refusal says so.
@@ -73,7 +100,7 @@ class KeyedLock {
  * removed and nothing is recorded.
  */
 @Injectable()
-export class UploadService {
+export class UploadService implements OnModuleInit {
   private readonly locks = new KeyedLock();
 
   constructor(
@@ -81,8 +108,72 @@ export class UploadService {
     private readonly tracks: TrackCommands,
     private readonly queries: QueryBus,
     private readonly contexts: CommandContexts,
+    private readonly resumable: ResumableUploads,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
+
+  /**
+   * What resumable uploads this module takes: a file for a service (`service` and `preset` in the metadata, within
+   * the service's sizes) and a reference track; both refused by their first bytes where those already tell.
+   */
+  onModuleInit(): void {
+    this.resumable.registerPurpose(TRACK_PURPOSE, {
+      largest: LARGEST_UPLOAD,
+      limits: (metadata) => {
+        const limits = SIZE_LIMITS[uploadChoice({ service: metadata.service ?? '' }).service];
+        // A FLAC's limits are its WAV's, read from its first bytes: only the most a file may weigh applies here.
+        return sizeByContent(metadata) ? { min: 0, max: limits.max } : limits;
+      },
+      checkHead: (head, length, metadata) =>
+        checkHead({ service: metadata.service as TrackService, preset: metadata.preset ?? null }, head, length),
+    });
+    this.resumable.registerPurpose(REFERENCE_PURPOSE, {
+      largest: SIZE_LIMITS.AI_MASTERING.max,
+      limits: () => ({ min: 1, max: SIZE_LIMITS.AI_MASTERING.max }),
+      checkHead: (head, length) => checkHead('reference', head, length),
+    });
+  }
+
+  /**
+   * A job from a file sent by the resumable protocol (`upload`, and for mastering an optional `reference`, both
+   * upload ids), with the form's fields as JSON: the same rules as an upload in one request, the file moved from the
+   * uploads' staging into the blob store. Each upload is used once; a refused one is removed.
+   */
+  async uploadSent(userId: string, body: unknown): Promise<TrackView & { service: TrackService }> {
+    const ids = jsonFields(body, ['upload', 'reference']);
+    if (!ids.upload) throw new UploadRejectedError('UPLOAD.FILE_REQUIRED', 'Choose a file to upload.');
+    const choice = uploadChoice(jsonFields(body), ids.reference !== undefined);
+    const trackId = this.ids.newId();
+    const key = `tracks/${trackId}/original`;
+    const referenceKey = `tracks/${trackId}/reference`;
+    const claimed: ClaimedUpload[] = [];
+    try {
+      return await this.locks.run(`${userId}:${choice.service}`, async () => {
+        await this.ensureNothingInProgress(userId, choice.service);
+        const file = await this.resumable.claim(userId, ids.upload!, [TRACK_PURPOSE]);
+        claimed.push(file);
+        checkSize(choice.service, await countedSize(await readHead(file.path), file.length));
+        const reference = ids.reference ? await this.resumable.claim(userId, ids.reference, [REFERENCE_PURPOSE]) : null;
+        if (reference) claimed.push(reference);
+        await this.blobs.putFile(key, file.path, 'application/octet-stream');
+        if (reference) await this.blobs.putFile(referenceKey, reference.path, 'application/octet-stream');
+        return await this.record(
+          userId,
+          trackId,
+          key,
+          choice,
+          file.filename,
+          file.length,
+          reference ? referenceKey : null,
+        );
+      });
+    } catch (error) {
+      await this.blobs.deletePrefix(`tracks/${trackId}`).catch(() => undefined);
+      throw unreadable(error);
+    } finally {
+      await Promise.all(claimed.map((upload) => upload.discard()));
+    }
+  }
 
   async upload(userId: string, request: IncomingMessage): Promise<TrackView & { service: TrackService }> {
     const trackId = this.ids.newId();
@@ -128,7 +219,7 @@ export class UploadService {
    * uploads (not demos) can be picked; anything else is as absent as a deleted track.
    */
   async reprocess(userId: string, sourceId: string, body: unknown): Promise<TrackView & { service: TrackService }> {
-    const choice = uploadChoice(reprocessFields(body));
+    const choice = uploadChoice(jsonFields(body));
     const source = await this.queries.execute<GetTrack, TrackDocument | null>(new GetTrack(userId, sourceId));
     const sourceKey = source?.files.original;
     if (!source || source.isDemo || !sourceKey) throw new TrackNotFoundError();
@@ -181,6 +272,7 @@ export class UploadService {
         const video = choice.preset === 'video';
         if (error.code === 'ENGINE.NO_AUDIO_TRACK')
           throw new UploadRejectedError('UPLOAD.NO_AUDIO_TRACK', 'This video has no sound to enhance.');
+        if (error.code === 'ENGINE.TRUNCATED_INPUT') throw damagedFile();
         throw new UploadRejectedError(
           video ? 'UPLOAD.INVALID_VIDEO_FORMAT' : 'UPLOAD.AUDIO_FORMAT',
           video ? 'Choose an MP4, MPEG, MOV or M4V video.' : 'Choose a WAV or MP3 audio file.',

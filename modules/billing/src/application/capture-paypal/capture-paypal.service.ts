@@ -49,7 +49,7 @@ export class CapturePayPalService {
           'BILLING.PAYMENT_DECLINED',
           'The card was declined. Please choose another card or payment method.',
           'payment_required',
-          { issue: error.issue, restart: true },
+          { issue: error.issue, reason: error.issue, restart: true },
         );
       } else if (error instanceof ProviderRefusal && error.final) {
         await this.records.recordFailure(paymentId, intent.ownerId, `PAYPAL.${error.issue}`, error.message);
@@ -57,9 +57,7 @@ export class CapturePayPalService {
           'BILLING.PAYMENT_DECLINED',
           'The payment was declined. Please try another way to pay.',
           'payment_required',
-          {
-            issue: error.issue,
-          },
+          { issue: error.issue, reason: error.issue },
         );
       } else if (error instanceof ProviderRefusal) {
         throw new BillingError('BILLING.PAYMENT_NOT_APPROVED', 'The payment has not been approved yet.', 'conflict', {
@@ -85,7 +83,7 @@ export class CapturePayPalService {
         'BILLING.PAYMENT_DECLINED',
         'The payment was declined. Please try another way to pay.',
         'payment_required',
-        { issue: 'CAPTURE_DECLINED' },
+        { issue: 'CAPTURE_DECLINED', reason: 'CAPTURE_DECLINED' },
       );
     }
     if (!capture)

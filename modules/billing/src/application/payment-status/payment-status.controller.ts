@@ -14,12 +14,14 @@ export class PaymentStatusController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'PaymentsController_status',
-    summary: 'A payment’s status (paymentIntentId: our payment id or the provider’s order id)',
+    summary:
+      'A payment’s status (paymentIntentId: our payment id or the provider’s order id); a failed one gives the ' +
+      'provider’s reason when it gave one (INSUFFICIENT_BALANCE, INSTRUMENT_DECLINED...)',
   })
   status(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: { paymentIntentId?: unknown; paymentId?: unknown },
-  ): Promise<{ status: string; paymentStatus: string; paymentId: string }> {
+  ): Promise<{ status: string; paymentStatus: string; paymentId: string; reason?: string }> {
     const id = body?.paymentIntentId ?? body?.paymentId;
     if (typeof id !== 'string' || !id) throw paymentNotFound();
     return this.payments.status(user.userId, id);

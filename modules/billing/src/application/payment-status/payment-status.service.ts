@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BillingError } from '../../domain/errors';
+import { declineReason } from '../../domain/payment';
 import { ProviderRefusal, ProviderUnavailable } from '../../providers/port';
 import { Ledger } from '../ledger';
 import { PaymentRecords } from '../payments/payment-records';
@@ -14,7 +15,10 @@ export class PaymentStatusService {
   ) {}
 
   /** The payment's status; a pending one is asked of the provider first (a lost callback cannot keep it pending). */
-  async status(userId: string, id: string): Promise<{ status: string; paymentStatus: string; paymentId: string }> {
+  async status(
+    userId: string,
+    id: string,
+  ): Promise<{ status: string; paymentStatus: string; paymentId: string; reason?: string }> {
     const { paymentId, state } = await this.records.owned(userId, id);
     let current = state;
     if (state.status === 'pending') {
@@ -39,6 +43,8 @@ export class PaymentStatusService {
       expired: 'EXPIRED',
       refunded: 'REFUNDED',
     };
-    return { status: legacy[status]!, paymentStatus: status, paymentId };
+    // A failure says why when the provider did (a balance too low, a card declined), so the payer can act on it.
+    const reason = status === 'failed' ? declineReason(current.failure?.code) : null;
+    return { status: legacy[status]!, paymentStatus: status, paymentId, ...(reason ? { reason } : {}) };
   }
 }

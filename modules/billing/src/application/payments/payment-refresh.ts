@@ -122,7 +122,13 @@ export class PaymentRefresh {
         }
         return;
       case 'FAILED':
-        await this.records.recordFailure(paymentId, ownerId, 'ORANGE_MONEY.FAILED', 'The Orange Money payment failed.');
+        // The provider's reason (a balance too low...) is kept, so the payer is told what to do about it.
+        await this.records.recordFailure(
+          paymentId,
+          ownerId,
+          `ORANGE_MONEY.${transaction.reason && /^[A-Z_]{1,64}$/.test(transaction.reason) ? transaction.reason : 'FAILED'}`,
+          'The Orange Money payment failed.',
+        );
         return;
       case 'CANCELLED':
         if (state.status === 'pending')

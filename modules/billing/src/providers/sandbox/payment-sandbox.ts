@@ -59,6 +59,8 @@ interface SandboxQr {
   paid?: OrangeMoneyAmount | null;
   name: string;
   status: OrangeMoneyStatus;
+  /** A refusal's reason (the payer's wallet had too little). */
+  reason?: string;
   transactionId: string | null;
   expiresAt: string;
   callbackSuccessUrl: string;
@@ -328,6 +330,7 @@ export class PaymentSandbox implements OnModuleInit {
       status: expired ? 'EXPIRED' : qr.status,
       amount: qr.paid === undefined ? qr.amount : qr.paid,
       metadata: qr.metadata,
+      ...(qr.reason ? { reason: qr.reason } : {}),
     };
   }
 
@@ -354,6 +357,8 @@ export class PaymentSandbox implements OnModuleInit {
     const next: SandboxQr = {
       ...qr,
       status: declined ? 'FAILED' : 'SUCCESS',
+      // The sandbox's refusal is the commonest in the field: the wallet's balance is too low.
+      ...(declined ? { reason: 'INSUFFICIENT_BALANCE' } : {}),
       transactionId: `MP${randomBytes(7).toString('hex').toUpperCase()}`,
       // What the buyer's wallet sent (the knob), in the callback and in the status answer alike.
       ...(payAmount === null ? {} : { paid: payAmount === '' ? null : { unit: 'XOF', value: Number(payAmount) } }),
@@ -371,6 +376,7 @@ export class PaymentSandbox implements OnModuleInit {
       paymentMethod: 'QRCODE',
       createdAt: this.clock.now().toISOString(),
       status: transaction.status,
+      ...(transaction.reason ? { reason: transaction.reason } : {}),
       metadata: next.metadata,
     });
     const headers = { 'content-type': 'application/json', 'x-signature': `sha256=${sign(this.secret, body)}` };

@@ -62,6 +62,7 @@ export class SandboxOrangeMoneyGateway extends OrangeMoneyGateway {
       status?: OrangeMoneyTransaction['status'];
       amount?: OrangeMoneyTransaction['amount'];
       metadata?: Record<string, string>;
+      reason?: string;
     };
     if (!callback.reference || !callback.status) return null;
     return {
@@ -70,6 +71,7 @@ export class SandboxOrangeMoneyGateway extends OrangeMoneyGateway {
       status: callback.status,
       amount: callback.amount ?? null,
       metadata: callback.metadata ?? {},
+      ...(typeof callback.reason === 'string' ? { reason: callback.reason } : {}),
     };
   }
 }

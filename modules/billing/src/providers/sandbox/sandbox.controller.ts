@@ -26,6 +26,15 @@ const page = (title: string, body: string): string =>
     title,
   )}</title><style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}button{font-size:1rem;padding:.6rem 1.2rem;margin:.3rem}.note{color:#666;font-size:.9rem}</style></head><body>${body}<p class="note">Kora payment sandbox: no real money moves.</p></body></html>`;
 
+/** What the phone's page says once the payment has ended, as the Orange Money app would. */
+const ORANGE_MONEY_ENDINGS: Partial<Record<string, string>> = {
+  SUCCESS: 'Payment confirmed. You can go back to Kora: your purchase is being unlocked.',
+  FAILED: 'Payment refused. Nothing was charged.',
+  CANCELLED: 'Payment cancelled. Nothing was charged.',
+  EXPIRED: 'This payment code has expired. Nothing was charged.',
+  REFUNDED: 'This payment was refunded.',
+};
+
 /**
  * The built-in sandbox's pages and routes: PayPal's approval page (`/sandbox/paypal/checkout?token={orderId}`) and its
  * scriptable twin, Orange Money's payment link (what the QR code opens) and the customer's confirmation, and the
@@ -124,18 +133,35 @@ export class SandboxController {
     const qr = await this.sandbox.findQr(paymentId);
     if (!qr) throw new NotFoundException('Unknown payment');
     const id = escape(paymentId);
+    const status = qr.transaction.status;
     const body =
-      qr.transaction.status === 'INITIATED'
-        ? `<h1>Orange Money sandbox</h1><p>${escape(qr.name)}: <strong>${qr.amount.value} FCFA</strong></p><form method="post" action="/sandbox/orange-money/payments/${id}/pay"><button name="outcome" value="pay">Confirm the payment</button><button name="outcome" value="decline">Refuse (insufficient balance)</button></form>`
-        : `<h1>Orange Money sandbox</h1><p>Payment ${id}: ${escape(qr.transaction.status)}</p>`;
+      status === 'INITIATED'
+        ? `<h1>Orange Money sandbox</h1><p>${escape(qr.name)}: <strong>${qr.amount.value} FCFA</strong></p><form method="post" action="/sandbox/orange-money/payments/${id}/pay"><input type="hidden" name="redirect" value="1"><button name="outcome" value="pay">Confirm the payment</button><button name="outcome" value="decline">Refuse (insufficient balance)</button></form>`
+        : `<h1>Orange Money sandbox</h1><p role="status">${escape(
+            status === 'FAILED' && qr.transaction.reason === 'INSUFFICIENT_BALANCE'
+              ? 'Payment refused: your balance is too low. Nothing was charged.'
+              : (ORANGE_MONEY_ENDINGS[status] ?? `Payment ${status}.`),
+          )}</p><p>Payment ${id}</p>`;
     void reply.type('text/html; charset=utf-8').send(page('Orange Money sandbox', body));
   }
 
+  /**
+   * The customer's answer in the app. The phone's page (a form, `redirect`) goes back to the payment's page, which
+   * then says how it ended, as the app would; a script (no `redirect`) gets the transaction as JSON.
+   */
   @Post('orange-money/payments/:paymentId/pay')
   @HttpCode(200)
-  async pay(@Param('paymentId') paymentId: string, @Body() body: { outcome?: string } | undefined) {
+  async pay(
+    @Param('paymentId') paymentId: string,
+    @Body() body: { outcome?: string; redirect?: string } | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const transaction = await this.sandbox.payQr(paymentId, body?.outcome === 'decline' ? 'decline' : 'pay');
     if (!transaction) throw new NotFoundException('Unknown payment');
-    return transaction;
+    if (body?.redirect) {
+      void reply.redirect(`/sandbox/orange-money/pay/${encodeURIComponent(paymentId)}`, 303);
+      return;
+    }
+    void reply.send(transaction);
   }
 }

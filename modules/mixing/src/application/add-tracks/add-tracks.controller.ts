@@ -106,6 +106,9 @@ export class AddTracksController {
         const found = await this.blobs
           .withLocalFile(keyOf(file.stored), (path) => probe(path))
           .catch((error: unknown) => {
+            // A WAV cut short is damaged, not the wrong kind: its owner needs to copy it again, not convert it.
+            if (error instanceof EngineError && error.code === 'ENGINE.TRUNCATED_INPUT')
+              throw new UploadRejectedError('UPLOAD.DAMAGED_FILE', 'This file is damaged or incomplete.');
             if (error instanceof EngineError)
               throw new UploadRejectedError('UPLOAD.FILE_FORMAT', 'Mixing takes WAV files only.');
             throw error;
