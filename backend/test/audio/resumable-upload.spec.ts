@@ -379,3 +379,60 @@ describe('resumable uploads (tus 1.0.0)', () => {
     expect(JSON.parse(refused!.getBody())).toMatchObject({ code: 'UPLOAD.FILE_SIZE_MIN' });
   });
 });
+
+describe('resumable uploads for a mix', () => {
+  let test: TestApp;
+  let token: string;
+  const media = tempDir();
+  beforeAll(async () => {
+    test = await startTestApp();
+    token = await test.token('resumable-mixer');
+  }, 60_000);
+  afterAll(async () => {
+    await test.close();
+    media.cleanup();
+  });
+
+  it('adds the WAVs sent by the protocol to a session with their settings, and refuses anything else by its first bytes', async () => {
+    const auth = { Authorization: `Bearer ${token}`, ...TUS };
+    const made = makeMedia(media.path);
+    const drums = readFileSync(made.music(6, 'drums.wav'));
+    const bass = readFileSync(made.music(5, 'bass.wav'));
+    const session = await request(test.url)
+      .post('/api/mixing/sessions/create')
+      .set(auth)
+      .send({ name: 'Sunu mix' })
+      .expect(201);
+    const sessionId = session.body.id ?? session.body.session?.id;
+    const ids = [
+      await tusUpload(test.url, token, drums, { purpose: 'mix-track', filename: 'drums.wav' }),
+      await tusUpload(test.url, token, bass, { purpose: 'mix-track', filename: 'bass.wav' }),
+    ];
+    const added = await request(test.url)
+      .post(`/api/mixing/sessions/${sessionId}/tracks/batch`)
+      .set(auth)
+      .send({ uploads: ids, settings: [{ fileName: 'bass.wav', instrumentGroup: 'kick' }] })
+      .expect(201);
+    const tracks = added.body.session.tracks as Array<{ filename: string; instrumentGroup: string }>;
+    expect(tracks.map((track) => track.filename).sort()).toEqual(['bass.wav', 'drums.wav']);
+    expect(tracks.find((track) => track.filename === 'bass.wav')?.instrumentGroup).toBe('kick');
+    // Each upload makes one track: sending the same ids again finds nothing.
+    const again = await request(test.url)
+      .post(`/api/mixing/sessions/${sessionId}/tracks/batch`)
+      .set(auth)
+      .send({ uploads: ids })
+      .expect(404);
+    expect(again.body.code).toBe('UPLOAD.NOT_FOUND');
+    // An MP3 for a mix: refused by its first bytes.
+    const mp3 = join(media.path, 'lead.mp3');
+    execFileSync(toolPath('ffmpeg'), ['-v', 'error', '-y', '-i', made.music(5, 'lead.wav'), mp3]);
+    const refused = await tusUpload(test.url, token, readFileSync(mp3), {
+      purpose: 'mix-track',
+      filename: 'lead.mp3',
+    }).then(
+      () => null,
+      (error: tus.DetailedError) => error.originalResponse,
+    );
+    expect(JSON.parse(refused!.getBody())).toMatchObject({ code: 'UPLOAD.FILE_FORMAT' });
+  });
+});

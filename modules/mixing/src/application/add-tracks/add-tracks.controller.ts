@@ -1,12 +1,13 @@
-import { Controller, Inject, Param, Post, Req } from '@nestjs/common';
+import { Controller, Inject, type OnModuleInit, Param, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { EngineError, probe } from '@kora/audio-engine';
+import { EngineError, probe, sniffHead } from '@kora/audio-engine';
 import { BlobStore, IDS, type IdGenerator, ValidationFailedError } from '@kora/kernel';
 import {
   type AuthenticatedUser,
   CommandContexts,
   CurrentUser,
   receiveMultipart,
+  ResumableUploads,
   UploadRejectedError,
 } from '@kora/kernel/nest';
 import type { FastifyRequest } from 'fastify';
@@ -20,19 +21,43 @@ import { MIXING_FIELD_CODES, trackSettings } from '../sessions/settings';
 
 const MAX_FILE = 100 * 1024 * 1024;
 const MIN_FILE = 1024;
+/** The resumable uploads' purpose of a mixing track (`purpose` in their metadata). */
+export const MIX_TRACK_PURPOSE = 'mix-track';
+
+function notWav(): UploadRejectedError {
+  return new UploadRejectedError('UPLOAD.FILE_FORMAT', 'Mixing takes WAV files only.');
+}
+
+/** The files of an add-tracks request, however they came: their blob's track id, name and size. */
+interface Received {
+  fields: Record<string, string>;
+  files: Array<{ stored: string; filename: string; size: number }>;
+}
 
 /** A session's WAV files, one per request or several with their settings; both routes share one handler. */
 @ApiTags('mixing')
 @ApiBearerAuth()
 @Controller('api/mixing')
-export class AddTracksController {
+export class AddTracksController implements OnModuleInit {
   constructor(
     private readonly mixes: MixCommands,
     private readonly reads: SessionReads,
     private readonly blobs: BlobStore,
     private readonly contexts: CommandContexts,
+    private readonly resumable: ResumableUploads,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
+
+  /** A mixing track sent by the resumable protocol: a WAV within the sizes below, refused by its first bytes if not. */
+  onModuleInit(): void {
+    this.resumable.registerPurpose(MIX_TRACK_PURPOSE, {
+      largest: MAX_FILE,
+      limits: () => ({ min: MIN_FILE, max: MAX_FILE }),
+      checkHead: async (head, length) => {
+        if ((await sniffHead(head, length)).container !== 'wav') throw notWav();
+      },
+    });
+  }
 
   @Post('sessions/:id/tracks')
   @ApiConsumes('multipart/form-data')
@@ -42,45 +67,90 @@ export class AddTracksController {
     @Param('id') id: string,
     @Req() request: FastifyRequest,
   ): Promise<{ session: MixSessionView }> {
-    return this.addTracks(user, id, request.raw, 'file');
+    return this.addTracks(user, id, (keyOf, trackIds) => this.receiveForm(request.raw, 'file', keyOf, trackIds));
   }
 
   @Post('sessions/:id/tracks/batch')
-  @ApiConsumes('multipart/form-data')
+  @ApiConsumes('multipart/form-data', 'application/json')
   @ApiOperation({
     operationId: 'SessionsController_addBatch',
-    summary: 'Add WAV files (repeated `files`), with an optional JSON `settings` field',
+    summary:
+      'Add WAV files (repeated `files`), with an optional JSON `settings` field; or, as JSON, `uploads` (the ids of ' +
+      'files sent by the resumable protocol, purpose mix-track) and `settings`',
   })
   async addBatch(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
     @Req() request: FastifyRequest,
   ): Promise<{ session: MixSessionView }> {
-    return this.addTracks(user, id, request.raw, 'files');
+    if (/^application\/json/i.test(request.headers['content-type'] ?? '')) {
+      return this.addTracks(user, id, (keyOf, trackIds) => this.claimSent(user, request.body, keyOf, trackIds));
+    }
+    return this.addTracks(user, id, (keyOf, trackIds) => this.receiveForm(request.raw, 'files', keyOf, trackIds));
   }
 
-  /** Streams each file into the blob store, checks it is WAV by content, then records them all or none. */
+  /** Files sent by the resumable protocol, each used once and moved into the blob store. */
+  private async claimSent(
+    user: AuthenticatedUser,
+    body: unknown,
+    keyOf: (trackId: string) => string,
+    trackIds: string[],
+  ): Promise<Received> {
+    const given = (typeof body === 'object' && body !== null ? body : {}) as { uploads?: unknown; settings?: unknown };
+    const uploads = Array.isArray(given.uploads) ? given.uploads : [];
+    if (uploads.length === 0) throw new MixError('MIXING.NO_FILES', 'No files provided for upload');
+    if (uploads.length > MAX_TRACKS || uploads.some((upload) => typeof upload !== 'string')) {
+      throw new MixError('MIXING.MAXIMUM_FILES', `A mix takes at most ${MAX_TRACKS} files.`, 'invalid', {
+        max: MAX_TRACKS,
+      });
+    }
+    const files: Received['files'] = [];
+    for (const upload of uploads as string[]) {
+      const claimed = await this.resumable.claim(user.userId, upload, [MIX_TRACK_PURPOSE]);
+      try {
+        const trackId = this.ids.newId();
+        trackIds.push(trackId);
+        await this.blobs.putFile(keyOf(trackId), claimed.path, 'audio/wav');
+        files.push({ stored: trackId, filename: claimed.filename, size: claimed.length });
+      } finally {
+        await claimed.discard();
+      }
+    }
+    const settings = given.settings === undefined ? undefined : JSON.stringify(given.settings);
+    return { fields: settings ? { settings } : {}, files };
+  }
+
+  /** A multipart form's files, streamed into the blob store. */
+  private async receiveForm(
+    request: IncomingMessage,
+    field: string,
+    keyOf: (trackId: string) => string,
+    trackIds: string[],
+  ): Promise<Received> {
+    return receiveMultipart(request, {
+      fileField: field,
+      maxFiles: MAX_TRACKS,
+      maxBytes: () => MAX_FILE,
+      store: (stream) => {
+        const trackId = this.ids.newId();
+        trackIds.push(trackId);
+        return this.blobs.put(keyOf(trackId), stream, 'audio/wav').then(() => trackId);
+      },
+    });
+  }
+
+  /** Takes each file into the blob store (`receive`), checks it is WAV by content, then records them all or none. */
   private async addTracks(
     user: AuthenticatedUser,
     sessionId: string,
-    request: IncomingMessage,
-    field: string,
+    receive: (keyOf: (trackId: string) => string, trackIds: string[]) => Promise<Received>,
   ): Promise<{ session: MixSessionView }> {
     const session = await this.reads.session(user, sessionId);
     const room = MAX_TRACKS - session.tracks.length;
     const trackIds: string[] = [];
     const keyOf = (trackId: string): string => `mixes/${sessionId}/${trackId}/original`;
     try {
-      const { fields, files } = await receiveMultipart(request, {
-        fileField: field,
-        maxFiles: MAX_TRACKS,
-        maxBytes: () => MAX_FILE,
-        store: (stream) => {
-          const trackId = this.ids.newId();
-          trackIds.push(trackId);
-          return this.blobs.put(keyOf(trackId), stream, 'audio/wav').then(() => trackId);
-        },
-      });
+      const { fields, files } = await receive(keyOf, trackIds);
       if (files.length === 0) throw new MixError('MIXING.NO_FILES', 'No files provided for upload');
       if (files.length > room)
         throw new MixError('MIXING.MAXIMUM_FILES', `A mix takes at most ${MAX_TRACKS} files.`, 'invalid', {
@@ -109,13 +179,10 @@ export class AddTracksController {
             // A WAV cut short is damaged, not the wrong kind: its owner needs to copy it again, not convert it.
             if (error instanceof EngineError && error.code === 'ENGINE.TRUNCATED_INPUT')
               throw new UploadRejectedError('UPLOAD.DAMAGED_FILE', 'This file is damaged or incomplete.');
-            if (error instanceof EngineError)
-              throw new UploadRejectedError('UPLOAD.FILE_FORMAT', 'Mixing takes WAV files only.');
+            if (error instanceof EngineError) throw notWav();
             throw error;
           });
-        if (found.container !== 'wav' || !found.hasAudio || found.hasVideo) {
-          throw new UploadRejectedError('UPLOAD.FILE_FORMAT', 'Mixing takes WAV files only.');
-        }
+        if (found.container !== 'wav' || !found.hasAudio || found.hasVideo) throw notWav();
         const entry = requested.find((candidate) => candidate.fileName === file.filename) ?? {};
         tracks.push({
           trackId: file.stored,
