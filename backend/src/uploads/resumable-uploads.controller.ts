@@ -10,6 +10,7 @@ import {
   TUS_VERSION,
   UploadRejectedError,
 } from '@kora/kernel/nest';
+import { CodedError } from '@kora/kernel';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const EXTENSIONS = 'creation,termination,expiration';
@@ -88,7 +89,15 @@ export class ResumableUploadsController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     this.protocol(request, reply);
-    const upload = await this.uploads.status(user.userId, id);
+    const upload = await this.uploads.status(user.userId, id).catch((error: unknown) => {
+      // A HEAD answer has no body: a refusal's code and details ride in a header (URI-encoded JSON), for a client
+      // that lost the refusal with its connection.
+      if (error instanceof CodedError && error.kind !== 'not_found') {
+        const { code, details } = error;
+        reply.header('Upload-Refusal', encodeURIComponent(JSON.stringify({ code, ...(details ? { details } : {}) })));
+      }
+      throw error;
+    });
     void this.progress(reply.code(200), upload)
       .header('Upload-Length', String(upload.length))
       .header('Cache-Control', 'no-store')

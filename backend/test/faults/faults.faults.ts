@@ -654,6 +654,69 @@ describe('faults against a real server process', () => {
     expect(scratchLeft(tmp)).toEqual([]);
   }, 150_000);
 
+  it('goes on with a resumable upload killed in its middle from the bytes on disk, and counts it once', async () => {
+    const song = readFileSync(makeMedia(join(dir!.path, 'media')).music(60, 'resumable.wav')); // 10 MB
+    const tus = { Authorization: `Bearer ${token}`, 'Tus-Resumable': '1.0.0' };
+    const encode = (value: string) => Buffer.from(value).toString('base64');
+    const metadata = `purpose ${encode('track')},service ${encode('AI_MASTERING')},filename ${encode('resumable.wav')}`;
+    const created = await fetch(new URL('/api/uploads', url), {
+      method: 'POST',
+      headers: { ...tus, 'Upload-Length': String(song.length), 'Upload-Metadata': metadata },
+    });
+    expect(created.status).toBe(201);
+    const path = created.headers.get('location')!;
+    const id = path.split('/').pop()!;
+    const part = join(dataDir, 'uploads', `${id}.part`);
+    // 4 MB sent of 10, the connection still open, and the server dies.
+    const patch = httpRequest(new URL(path, url), {
+      method: 'PATCH',
+      headers: {
+        ...tus,
+        'Content-Type': 'application/offset+octet-stream',
+        'Upload-Offset': '0',
+        'Content-Length': String(song.length),
+      },
+    });
+    patch.on('error', () => undefined);
+    patch.write(song.subarray(0, 4 * MB));
+    await waitFor(() => existsSync(part) && statSync(part).size >= 4 * MB, 10_000);
+    await server.kill();
+    patch.destroy();
+    await server.start();
+    // The bytes on disk are the offset; the rest goes on from there, and the job takes the whole file once.
+    const head = await fetch(new URL(path, url), { method: 'HEAD', headers: tus });
+    const offset = Number(head.headers.get('upload-offset'));
+    expect(offset).toBe(statSync(part).size);
+    expect(offset).toBeGreaterThanOrEqual(4 * MB);
+    const rest = await fetch(new URL(path, url), {
+      method: 'PATCH',
+      headers: { ...tus, 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': String(offset) },
+      body: song.subarray(offset),
+    });
+    expect(rest.status).toBe(204);
+    const job = await json(url, '/api/audio/upload', token, {
+      method: 'POST',
+      body: { upload: id, service: 'AI_MASTERING' },
+    });
+    expect(job.status).toBe(201);
+    acknowledged.tracks.add(job.body.id!);
+    const stored = readFileSync(join(dataDir, 'blobs', 'tracks', job.body.id!, 'original'));
+    expect(stored.equals(song)).toBe(true);
+    const twice = await json(url, '/api/audio/upload', token, {
+      method: 'POST',
+      body: { upload: id, service: 'AI_MASTERING' },
+    });
+    // Used once: nothing of it is left to make a second job from (409 first: this account's mastering runs).
+    expect(twice.status).not.toBe(201);
+    expect(readdirSync(join(dataDir, 'uploads')).filter((name) => name.startsWith(id))).toEqual([]);
+    record(
+      'kill -9 during a resumable upload',
+      await server.healthy(),
+      0,
+      `went on from ${(offset / MB).toFixed(1)} MB of 10`,
+    );
+  }, 90_000);
+
   it('catches up after kill -9 in the middle of a projection batch', async () => {
     await server.stop();
     // A backlog the projections have not seen, appended straight to the log while the server is down.

@@ -79,6 +79,10 @@ export class UploadIncompleteError extends CodedError {
   }
 }
 
+/** How long, and how many, refusals are remembered (`ResumableUploads.refuse`). */
+const REFUSAL_KEPT_MS = 60 * 60 * 1000;
+const MAX_REFUSALS = 10_000;
+
 /** The bytes a purpose's `checkHead` sees. */
 export const HEAD_BYTES = 64 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -144,6 +148,7 @@ export class ResumableUploads {
   private readonly purposes = new Map<string, ResumablePurpose>();
   private readonly uploads = new Map<string, Stored>();
   private readonly writers = new Map<string, Writer>();
+  private readonly refused = new Map<string, { ownerId: string; error: unknown; until: number }>();
   private readonly ttlMs: number;
   private readonly maxPending: number;
   private readonly takeoverMs: number;
@@ -245,7 +250,7 @@ export class ResumableUploads {
         try {
           await this.purposes.get(stored.purpose)?.checkHead?.(bytes, stored.length, stored.metadata);
         } catch (error) {
-          await this.forget(id);
+          await this.refuse(stored, error);
           throw error;
         }
         stored.checked = true;
@@ -304,7 +309,7 @@ export class ResumableUploads {
       try {
         await this.purposes.get(stored.purpose)?.checkHead?.(head, stored.length, stored.metadata);
       } catch (error) {
-        await this.forget(id);
+        await this.refuse(stored, error);
         throw error;
       }
       stored.checked = true;
@@ -374,7 +379,12 @@ export class ResumableUploads {
   private async owned(ownerId: string, id: string): Promise<Stored> {
     await this.load();
     const stored = ID.test(id) ? this.uploads.get(id) : undefined;
-    if (!stored || stored.ownerId !== ownerId || stored.expiresAt <= this.now()) throw new UploadNotFoundError();
+    if (!stored || stored.ownerId !== ownerId || stored.expiresAt <= this.now()) {
+      // A refused upload answers with its refusal, to its owner only.
+      const refused = this.refused.get(id);
+      if (refused && refused.ownerId === ownerId && refused.until > this.now()) throw refused.error;
+      throw new UploadNotFoundError();
+    }
     return stored;
   }
 
@@ -399,6 +409,21 @@ export class ResumableUploads {
       .sort((a, b) => a.expiresAt - b.expiresAt);
     const pending = [...this.uploads.values()].filter((stored) => stored.ownerId === ownerId).length;
     for (let i = 0; i < pending - this.maxPending + 1 && i < mine.length; i++) await this.forget(mine[i]!.id);
+  }
+
+  /**
+   * Removes an upload its purpose refused, and remembers the refusal for an hour: a browser still sending when the
+   * answer came often loses it with its connection (it reads an answer only once its body is sent), and learns it by
+   * asking for the upload again (`refusal`).
+   */
+  private async refuse(stored: Stored, error: unknown): Promise<void> {
+    await this.forget(stored.id);
+    const now = this.now();
+    for (const [id, entry] of this.refused) {
+      if (entry.until > now && this.refused.size < MAX_REFUSALS) break;
+      this.refused.delete(id);
+    }
+    this.refused.set(stored.id, { ownerId: stored.ownerId, error, until: now + REFUSAL_KEPT_MS });
   }
 
   private async forget(id: string): Promise<void> {
