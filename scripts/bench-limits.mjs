@@ -5,8 +5,13 @@
 // longest file it accepts, as an MP3 within its size limit (ffmpeg, a chord with a pulse and noise), runs the engine's
 // job on it through its command line in a worker thread (as the server does), and samples the resident memory of the
 // process and its children (ffmpeg) every 20 ms. Prints the peak, the wall time and the machine.
+//
+// A child between its fork and its exec is a copy of the engine whose resident pages are the engine's own, shared
+// copy-on-write: adding its resident set counted the engine twice whenever a sample fell in that window (the worker
+// starts an ffmpeg per preview, so it often did, and the peaks came out bimodal). Such a child (its executable still
+// the engine's) is not added; once it has become ffmpeg it is.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +58,14 @@ function rssKb(pid) {
   }
 }
 
+function exe(pid) {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return null;
+  }
+}
+
 /** Every descendant of `pid`, from /proc. */
 function tree(pid) {
   const parents = new Map();
@@ -78,11 +91,12 @@ function measure(args) {
     const child = spawn(process.execPath, [CLI, ...args, '--worker', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let peak = 0;
     let stderr = '';
+    const engine = exe(child.pid);
     const timer = setInterval(() => {
-      peak = Math.max(
-        peak,
-        tree(child.pid).reduce((sum, pid) => sum + rssKb(pid), 0),
-      );
+      const [root, ...children] = tree(child.pid);
+      let kb = rssKb(root);
+      for (const pid of children) if (exe(pid) !== engine) kb += rssKb(pid);
+      peak = Math.max(peak, kb);
     }, 20);
     child.stdout.resume();
     child.stderr.on('data', (chunk) => (stderr += chunk));

@@ -26,11 +26,11 @@
  * The last stem is the mixture minus the others in the time domain, so the stems sum to the input to rounding.
  */
 import type { Tick } from '../job/context';
-import { type Pcm, frameCount } from '../pcm';
+import type { Pcm } from '../pcm';
 import type { SeparatedStem } from '../types';
 import { SlidingMedian } from './median';
-import { type PitchOptions, trackPitch } from './pitch';
-import { InverseStft, type Spectrogram, separationFftSize, stft } from './stft';
+import { type PitchOptions, pitchRowBins, trackPitch } from './pitch';
+import { InverseStft, type StftShape, StftFrames, separationFftSize } from './stft';
 
 export interface ClassicalDecisions {
   method: 'classical';
@@ -114,94 +114,147 @@ function sourceList(stems: readonly SeparatedStem[]): SeparatedStem[] {
   return list;
 }
 
-/** Power (mean over channels) and magnitude of every cell of the spectrogram. */
-function powerAndMagnitude(spec: Spectrogram): { power: Float32Array; mag: Float32Array } {
-  const C = spec.re.length;
-  const cells = spec.frames * spec.bins;
-  const power = new Float32Array(cells);
-  for (let c = 0; c < C; c++) {
-    const R = spec.re[c]!;
-    const I = spec.im[c]!;
-    for (let i = 0; i < cells; i++) power[i] = power[i]! + (R[i]! * R[i]! + I[i]! * I[i]!) / C;
-  }
-  const mag = new Float32Array(cells);
-  for (let i = 0; i < cells; i++) mag[i] = Math.sqrt(power[i]!);
-  return { power, mag };
-}
+/**
+ * Frames of the STFT analysed together by the first pass (the medians are computed over a window of the neighbouring
+ * frames, held for these frames and their context only). Any length gives the same values.
+ */
+const BLOCK_FRAMES = 1024;
 
-interface Medians {
-  /** Time median of the magnitude (the sustained part), frames x bins. */
-  harm: Float32Array;
-  /** Frequency median of the magnitude (the broadband part, and the local noise level), frames x bins. */
-  perc: Float32Array;
-  /** Long time median of the vocal range (frames x kv), when the vocals are wanted. */
+interface Analysis {
+  /** Percussive share of every cell (frames x bins): the harmonic/percussive soft mask. */
+  wP: Float32Array;
+  /** Long time median of the magnitude in the vocal range (frames x kv), when the vocals are wanted. */
   bg: Float32Array | null;
   /** Bins of the vocal range. */
   kv: number;
   /** Lengths of the time (frames) and frequency (bins) medians. */
   lt: number;
   lf: number;
+  /** The pitch trackers' salience (frames x their own width), for the stems wanted. */
+  bassSalience: Float32Array | null;
+  vocalSalience: Float32Array | null;
 }
 
-/** 1. The harmonic (time) and percussive (frequency) medians, and the long median of the vocal range. */
-async function medians(spec: Spectrogram, mag: Float32Array, fs: number, wantVocals: boolean, tick: Tick) {
-  const { bins, frames, hop } = spec;
-  const cells = frames * bins;
-  const binHz = fs / spec.n;
+/** Leading bins of each frame a pitch tracker reads: its salience keeps only those. */
+const pitchWidth = (shape: StftShape, fs: number, options: PitchShape['options']): number =>
+  pitchRowBins({ sampleRate: fs, fftSize: shape.n, bins: shape.bins, ...options });
+
+/**
+ * 1. The first pass over the STFT, block by block: the harmonic (time) and percussive (frequency) medians of the
+ * magnitude, their soft mask (the percussive share of every cell), the long time median of the vocal range, and the
+ * salience the pitch trackers read: the harmonic magnitude weighted by a band (and by the centre weight for the
+ * vocals). A time median of frame t sees only frames t - half .. t + half, so each block of frames is computed from
+ * the magnitudes of the block and of `half` frames either side; at the ends of the song the windows are truncated
+ * as over the whole song. The values are those of a pass over the whole spectrogram.
+ */
+async function analyse(
+  src: StftFrames,
+  fs: number,
+  wantVocals: boolean,
+  wantBass: boolean,
+  blockFrames: number,
+  tick: Tick,
+): Promise<Analysis> {
+  const shape = src.shape;
+  const { bins, frames, hop } = shape;
+  const binHz = fs / shape.n;
   const hopSec = hop / fs;
   const lt = Math.max(3, 2 * Math.round(TUNING.harmonicHalfSec / hopSec) + 1);
   const lf = Math.max(3, 2 * Math.round(TUNING.percussiveHalfHz / binHz) + 1);
-  const harm = new Float32Array(cells);
-  const perc = new Float32Array(cells);
-  const mt = new SlidingMedian(lt);
+  const lb = Math.max(3, 2 * Math.round(TUNING.backgroundHalfSec / hopSec) + 1);
   const kv = Math.min(bins, Math.ceil(TUNING.vocalMaxHz / binHz) + 1);
-  const bg = wantVocals ? new Float32Array(frames * kv) : null;
-  const mb = new SlidingMedian(Math.max(3, 2 * Math.round(TUNING.backgroundHalfSec / hopSec) + 1));
-  for (let k = 0; k < bins; k++) {
-    mt.run(mag, k, bins, frames, harm, k, bins);
-    if (bg && k < kv) mb.run(mag, k, bins, frames, bg, k, kv);
-    if ((k & 63) === 63) await tick(0.14 + (0.12 * k) / bins);
-  }
+  const mt = new SlidingMedian(lt);
+  const mb = new SlidingMedian(lb);
   const mf = new SlidingMedian(lf);
-  for (let t = 0; t < frames; t++) {
-    mf.run(mag, t * bins, 1, bins, perc, t * bins, 1);
-    if ((t & 255) === 255) await tick(0.26 + (0.08 * t) / frames);
+  const wP = new Float32Array(frames * bins);
+  const bg = wantVocals ? new Float32Array(frames * kv) : null;
+  const bw = wantBass ? pitchWidth(shape, fs, BASS_PITCH.options) : 0;
+  const vw = wantVocals ? pitchWidth(shape, fs, VOCAL_PITCH.options) : 0;
+  const bassSalience = wantBass ? new Float32Array(frames * bw) : null;
+  const vocalSalience = wantVocals ? new Float32Array(frames * vw) : null;
+  const bassBand = Float64Array.from({ length: bw }, (_, k) => BASS_PITCH.band(k * binHz));
+  const vocalBand = Float64Array.from({ length: vw }, (_, k) => VOCAL_PITCH.band(k * binHz));
+  // The window: magnitudes (and centre weights of the vocal salience's bins) of frames w0 .. w1 - 1.
+  const half = Math.max((lt - 1) >> 1, bg ? (lb - 1) >> 1 : 0);
+  const capacity = Math.min(frames, blockFrames + 2 * half);
+  const mag = new Float32Array(capacity * bins);
+  const centre = new Float64Array(capacity * vw);
+  const harm = new Float32Array(Math.min(frames, blockFrames) * bins);
+  const perc = new Float32Array(bins);
+  let w0 = 0;
+  let w1 = 0;
+  let done = 0;
+  const progress = () => tick(0.34 * (done / (3 * frames)));
+  for (let a = 0; a < frames; a += blockFrames) {
+    const b = Math.min(frames, a + blockFrames);
+    const lo = Math.max(0, a - half);
+    const hi = Math.min(frames, b + half);
+    if (lo > w0) {
+      mag.copyWithin(0, (lo - w0) * bins, (w1 - w0) * bins);
+      centre.copyWithin(0, (lo - w0) * vw, (w1 - w0) * vw);
+      w0 = lo;
+    }
+    for (let t = w1; t < hi; t++) {
+      src.load(t);
+      const r = t - w0;
+      mag.set(src.mag, r * bins);
+      for (let k = 0; k < vw; k++) centre[r * vw + k] = centreOf(src.re, src.im, k);
+      if ((++done & 255) === 255) await progress();
+    }
+    w1 = hi;
+    const count = w1 - w0;
+    for (let k = 0; k < bins; k++) {
+      mt.run(mag, k, bins, count, harm, k - (a - w0) * bins, bins, a - w0, b - w0);
+      if (bg && k < kv) mb.run(mag, k, bins, count, bg, w0 * kv + k, kv, a - w0, b - w0);
+      if ((k & 255) === 255) await tick(0.34 * ((done + ((b - a) * k) / bins) / (3 * frames)));
+    }
+    done += b - a;
+    const pw = TUNING.hpssPower;
+    for (let t = a; t < b; t++) {
+      const r = (t - w0) * bins;
+      mf.run(mag, r, 1, bins, perc, 0, 1);
+      const h0 = (t - a) * bins;
+      const o = t * bins;
+      for (let k = 0; k < bins; k++) {
+        const hk = harm[h0 + k]!;
+        const pk = perc[k]!;
+        const h = pw === 2 ? hk * hk : Math.pow(hk, pw);
+        const p = pw === 2 ? pk * pk : Math.pow(pk, pw);
+        wP[o + k] = p / (h + p + EPS);
+      }
+      if (bassSalience) {
+        for (let k = 0; k < bw; k++) bassSalience[t * bw + k] = mag[r + k]! * (1 - wP[o + k]!) * bassBand[k]!;
+      }
+      if (vocalSalience) {
+        const cr = (t - w0) * vw;
+        for (let k = 0; k < vw; k++) {
+          vocalSalience[t * vw + k] = mag[r + k]! * (1 - wP[o + k]!) * centre[cr + k]! * vocalBand[k]!;
+        }
+      }
+      if ((++done & 255) === 255) await progress();
+    }
   }
-  const result: Medians = { harm, perc, bg, kv, lt, lf };
-  return result;
+  return { wP, bg, kv, lt, lf, bassSalience, vocalSalience };
 }
 
-/** The percussive share of every cell: the harmonic/percussive soft mask. */
-function percussiveShare(m: Medians): Float32Array {
-  const { harm, perc } = m;
-  const wP = new Float32Array(harm.length);
-  const pw = TUNING.hpssPower;
-  for (let i = 0; i < harm.length; i++) {
-    const h = pw === 2 ? harm[i]! * harm[i]! : Math.pow(harm[i]!, pw);
-    const p = pw === 2 ? perc[i]! * perc[i]! : Math.pow(perc[i]!, pw);
-    wP[i] = p / (h + p + EPS);
-  }
-  return wP;
-}
-
-/** 2. Centre weight of cell i: 1 in the centre, 0 beyond a pan of about 0.5. */
-function centreOf(spec: Spectrogram, i: number): number {
-  if (spec.re.length < 2) return 1;
-  const lr = spec.re[0]![i]!;
-  const li = spec.im[0]![i]!;
-  const rr = spec.re[1]![i]!;
-  const ri = spec.im[1]![i]!;
+/** 2. Centre weight of bin k of a frame (its bins per channel): 1 in the centre, 0 beyond a pan of about 0.5. */
+function centreOf(re: readonly Float32Array[], im: readonly Float32Array[], k: number): number {
+  if (re.length < 2) return 1;
+  const lr = re[0]![k]!;
+  const li = im[0]![k]!;
+  const rr = re[1]![k]!;
+  const ri = im[1]![k]!;
   const el = lr * lr + li * li;
   const er = rr * rr + ri * ri;
   const psi = (2 * (lr * rr + li * ri)) / (el + er + EPS);
   return smoothstep(psi, TUNING.centreLow, TUNING.centreHigh);
 }
 
-/** The pan side of cell i, -1 left .. +1 right. */
-function panOf(spec: Spectrogram, i: number): number {
-  if (spec.re.length < 2) return 0;
-  const el = spec.re[0]![i]! ** 2 + spec.im[0]![i]! ** 2;
-  const er = spec.re[1]![i]! ** 2 + spec.im[1]![i]! ** 2;
+/** The pan side of bin k of a frame, -1 left .. +1 right. */
+function panOf(re: readonly Float32Array[], im: readonly Float32Array[], k: number): number {
+  if (re.length < 2) return 0;
+  const el = re[0]![k]! ** 2 + im[0]![k]! ** 2;
+  const er = re[1]![k]! ** 2 + im[1]![k]! ** 2;
   return (Math.sqrt(er) - Math.sqrt(el)) / (Math.sqrt(er) + Math.sqrt(el) + EPS);
 }
 
@@ -216,46 +269,15 @@ function comb(f0: number, k: number, binHz: number, maxHz: number, widthCents: n
   return Math.exp(-0.5 * (d / sigma) ** 2);
 }
 
-/**
- * A pitch track on the harmonic magnitude weighted per bin by `band` (and by the centre weight when `centred`),
- * written into `sal`, the scratch salience buffer. Progress runs from `from` (reported once the salience is ready
- * when `tickFilled`) over `span`.
- */
-async function harmonicPitch(
-  spec: Spectrogram,
-  mag: Float32Array,
-  wP: Float32Array,
-  sal: Float32Array,
-  fs: number,
-  shape: { band: (hz: number) => number; centred: boolean; tickFilled: boolean; from: number; span: number },
-  options: Omit<PitchOptions, 'sampleRate' | 'fftSize' | 'bins' | 'frames'>,
-  tick: Tick,
-): Promise<Float32Array> {
-  const { bins, frames, n } = spec;
-  const binHz = fs / n;
-  const band = Float64Array.from({ length: bins }, (_, k) => shape.band(k * binHz));
-  for (let t = 0; t < frames; t++) {
-    for (let k = 0; k < bins; k++) {
-      const i = t * bins + k;
-      sal[i] = mag[i]! * (1 - wP[i]!) * (shape.centred ? centreOf(spec, i) : 1) * band[k]!;
-    }
-  }
-  if (shape.tickFilled) await tick(shape.from);
-  const track = await trackPitch(sal, { sampleRate: fs, fftSize: n, bins, frames, ...options }, (f) =>
-    tick(shape.from + shape.span * f),
-  );
-  return track.f0;
+interface PitchShape {
+  /** Weight of the harmonic magnitude at each frequency, Hz. */
+  band: (hz: number) => number;
+  options: Omit<PitchOptions, 'sampleRate' | 'fftSize' | 'bins' | 'frames' | 'stride'>;
 }
 
 /** 3. The bass line's pitch on the low harmonic magnitude (all positions). */
-const BASS_PITCH = {
-  shape: {
-    band: (hz: number) => 1 - smoothstep(hz, 400, 1200),
-    centred: false,
-    tickFilled: false,
-    from: 0.5,
-    span: 0.06,
-  },
+const BASS_PITCH: PitchShape = {
+  band: (hz: number) => 1 - smoothstep(hz, 400, 1200),
   options: {
     fminHz: 28,
     fmaxHz: 260,
@@ -270,8 +292,8 @@ const BASS_PITCH = {
  * 4. The vocal pitch on the centre-weighted harmonic magnitude, without the bass register (whose partials would
  * otherwise win).
  */
-const VOCAL_PITCH = {
-  shape: { band: (hz: number) => smoothstep(hz, 150, 300), centred: true, tickFilled: true, from: 0.36, span: 0.14 },
+const VOCAL_PITCH: PitchShape = {
+  band: (hz: number) => smoothstep(hz, 150, 300),
   options: {
     fminHz: 100,
     fmaxHz: 1000,
@@ -282,13 +304,32 @@ const VOCAL_PITCH = {
   },
 };
 
+/** A pitch track on a salience of `analyse` (progress from `from` over `span`). */
+async function pitchOf(
+  salience: Float32Array,
+  shape: StftShape,
+  fs: number,
+  pitch: PitchShape,
+  from: number,
+  span: number,
+  tick: Tick,
+): Promise<Float32Array> {
+  const { bins, frames, n } = shape;
+  const stride = pitchWidth(shape, fs, pitch.options);
+  const track = await trackPitch(
+    salience,
+    { sampleRate: fs, fftSize: n, bins, frames, stride, ...pitch.options },
+    (f) => tick(from + span * f),
+  );
+  return track.f0;
+}
+
 /** What the source weights are computed from. */
 interface SourceModel {
-  spec: Spectrogram;
+  /** The mixture's STFT, frame by frame: the weights of frame t are computed from its bins once it is loaded. */
+  src: StftFrames;
   fs: number;
-  mag: Float32Array;
-  wP: Float32Array;
-  medians: Medians;
+  analysis: Analysis;
   vocalF0: Float32Array;
   bassF0: Float32Array;
   sources: readonly SeparatedStem[];
@@ -296,14 +337,15 @@ interface SourceModel {
 
 /**
  * 5. Source weights per bin (they sum to one): drums = wP, then within the harmonic part vocals, bass, guitars, and
- * the rest. Returns the function that fills one frame's weights (w[k * S + j]), computed per frame when needed (both
- * Wiener passes) rather than stored.
+ * the rest. Returns the function that fills one frame's weights (w[k * S + j]) from the frame `src` holds, computed
+ * per frame when needed (every Wiener pass) rather than stored.
  */
 function sourceWeights(m: SourceModel): (t: number, w: Float64Array) => void {
-  const { spec, mag, wP, vocalF0, bassF0, sources } = m;
-  const { bins } = spec;
-  const { bg, kv, perc: noise } = m.medians;
-  const binHz = m.fs / spec.n;
+  const { src, analysis, vocalF0, bassF0, sources } = m;
+  const { bins, n } = src.shape;
+  const { wP, bg, kv, lf } = analysis;
+  const { re, im, mag } = src;
+  const binHz = m.fs / n;
   const S = sources.length;
   const idx = (s: SeparatedStem) => sources.indexOf(s);
   const iV = idx('vocals');
@@ -312,10 +354,10 @@ function sourceWeights(m: SourceModel): (t: number, w: Float64Array) => void {
   const iG = idx('guitars');
   const iO = idx('other');
   // Share of a voiced comb bin left to the vocals by the sustained-accompaniment model (see backgroundHalfSec).
-  const bgGate = (t: number, k: number, i: number): number => {
+  const bgGate = (t: number, k: number): number => {
     if (!bg || k >= kv) return 1;
     const b = bg[t * kv + k]!;
-    const x = mag[i]!;
+    const x = mag[k]!;
     return (x * x) / (x * x + b * b + EPS);
   };
   const lowBass = Float64Array.from(
@@ -325,6 +367,11 @@ function sourceWeights(m: SourceModel): (t: number, w: Float64Array) => void {
   // Above 4 kHz, noise-like bins (the local frequency median close to the bin's own level) belong to the cymbals
   // and hats even when they sustain (a ride or crash wash looks harmonic to the time median).
   const airy = Float64Array.from({ length: bins }, (_, k) => smoothstep(k * binHz, TUNING.airLowHz, TUNING.airHighHz));
+  let kAir = 0;
+  while (kAir < bins && !(airy[kAir]! > 0)) kAir++;
+  // The local noise level: the frequency median of the frame (the percussive median of `analyse`), where airy.
+  const noise = new Float32Array(bins);
+  const mf = new SlidingMedian(lf);
   const guitarBand = Float64Array.from(
     { length: bins },
     (_, k) => smoothstep(k * binHz, 60, 100) * (1 - smoothstep(k * binHz, 5000, 7000)),
@@ -333,14 +380,14 @@ function sourceWeights(m: SourceModel): (t: number, w: Float64Array) => void {
     const fv = vocalF0[t]!;
     const fb = bassF0[t]!;
     const o = t * bins;
+    if (iD >= 0) mf.run(mag, 0, 1, bins, noise, 0, 1, kAir, bins);
     for (let k = 0; k < bins; k++) {
-      const i = o + k;
       const wo = k * S;
       let rest = 1;
       if (iD >= 0) {
-        let d = wP[i]!;
+        let d = wP[o + k]!;
         if (airy[k]! > 0) {
-          const flat = Math.min(1, noise[i]! / (mag[i]! + EPS));
+          const flat = Math.min(1, noise[k]! / (mag[k]! + EPS));
           d = Math.max(d, airy[k]! * smoothstep(flat, TUNING.flatLow, TUNING.flatHigh));
         }
         w[wo + iD] = d;
@@ -351,8 +398,8 @@ function sourceWeights(m: SourceModel): (t: number, w: Float64Array) => void {
           fv > 0
             ? rest *
               comb(fv, k, binHz, TUNING.vocalMaxHz, TUNING.vocalCombCents) *
-              Math.pow(centreOf(spec, i), TUNING.vocalCentreExponent) *
-              bgGate(t, k, i)
+              Math.pow(centreOf(re, im, k), TUNING.vocalCentreExponent) *
+              bgGate(t, k)
             : 0;
         w[wo + iV] = v;
         rest -= v;
@@ -363,7 +410,7 @@ function sourceWeights(m: SourceModel): (t: number, w: Float64Array) => void {
         rest -= v;
       }
       if (iG >= 0) {
-        const v = guitarBand[k]! > 0 ? rest * guitarBand[k]! * smoothstep(Math.abs(panOf(spec, i)), 0.1, 0.35) : 0;
+        const v = guitarBand[k]! > 0 ? rest * guitarBand[k]! * smoothstep(Math.abs(panOf(re, im, k)), 0.1, 0.35) : 0;
         w[wo + iG] = v;
         rest -= v;
       }
@@ -374,29 +421,32 @@ function sourceWeights(m: SourceModel): (t: number, w: Float64Array) => void {
 
 /**
  * 6. Multichannel Wiener filter, overlap-added frame by frame into every source but the last; 7. the last source is
- * the mixture minus the others.
+ * the mixture minus the others. The last source is written into `spare` when it is large enough (a buffer of the
+ * analysis no longer needed once the filter is done), so that the stems do not need one more copy of the input.
  */
 async function filterSources(
   chans: readonly Float32Array[],
-  length: number,
   fs: number,
-  spec: Spectrogram,
-  power: Float32Array,
+  src: StftFrames,
   sources: readonly SeparatedStem[],
   weights: (t: number, w: Float64Array) => void,
+  spare: Float32Array,
   tick: Tick,
 ): Promise<Map<SeparatedStem, Pcm>> {
   const S = sources.length;
+  const { length } = src.shape;
   const outputs: Float32Array[][] = sources.slice(0, -1).map(() => chans.map(() => new Float32Array(length)));
-  const inv = new InverseStft(spec);
-  await wienerFilter(spec, power, S, weights, (t, j, c, re, im) => inv.addFrame(re, im, 0, t, outputs[j]![c]!), {
+  const inv = new InverseStft(src.shape);
+  await wienerFilter(src, S, weights, (t, j, c, re, im) => inv.addFrame(re, im, 0, t, outputs[j]![c]!), {
     skipLast: true,
     iterations: TUNING.wienerIterations,
     varianceExponent: TUNING.varianceExponent,
     tick: (f) => tick(0.56 + 0.42 * f),
   });
+  const reuse = spare.length >= chans.length * length;
   const last: Float32Array[] = chans.map((x, c) => {
-    const y = x.slice();
+    const y = reuse ? spare.subarray(c * length, (c + 1) * length) : new Float32Array(length);
+    y.set(x);
     for (const s of outputs) {
       const z = s[c]!;
       for (let i = 0; i < length; i++) y[i] = y[i]! - z[i]!;
@@ -410,18 +460,18 @@ async function filterSources(
 
 /** Rounded summary of the pitch tracks for the report. */
 function classicalDecisions(
-  spec: Spectrogram,
-  m: Medians,
+  shape: StftShape,
+  m: Analysis,
   vocalF0: Float32Array,
   bassF0: Float32Array,
 ): ClassicalDecisions {
-  const { frames } = spec;
+  const { frames } = shape;
   const voiced = Array.from(vocalF0).filter((v) => v > 0);
   voiced.sort((a, b) => a - b);
   return {
     method: 'classical',
-    fftSize: spec.n,
-    hop: spec.hop,
+    fftSize: shape.n,
+    hop: shape.hop,
     harmonicMedianFrames: m.lt,
     percussiveMedianBins: m.lf,
     vocalVoicedShare: Math.round((voiced.length / frames) * 1000) / 1000,
@@ -434,34 +484,40 @@ function classicalDecisions(
 /**
  * Separates `pcm` into `stems` (any of vocals, drums, bass, guitars; `other` always comes last and takes the rest).
  * Stems not requested are part of `other`.
+ *
+ * Memory: the spectrogram is never held whole (for a stereo input it is four times the input's size, and each
+ * per-cell quantity once). Each pass recomputes the STFT frame by frame from the input (`StftFrames`); between passes
+ * only the percussive share of every cell (the input's size; its buffer then takes the last stem), the long median of
+ * the vocal range (a third of that) and the pitch trackers' saliences (a quarter, until the tracks are found) are
+ * kept. `blockFrames` (tests) sets the length of the first pass's blocks; the result does not depend on it.
  */
 export async function separateClassical(
   pcm: Pcm,
   stems: readonly SeparatedStem[],
   tick: Tick = async () => undefined,
+  blockFrames = BLOCK_FRAMES,
 ): Promise<ClassicalResult> {
   const fs = pcm.sampleRate;
   const chans = pcm.channels.slice(0, 2);
-  const spec = await stft(chans, separationFftSize(fs), (f) => tick(0.12 * f));
-  const { power, mag } = powerAndMagnitude(spec);
-  await tick(0.14);
+  const src = new StftFrames(chans, separationFftSize(fs));
+  const shape = src.shape;
   const wantVocals = stems.includes('vocals');
-  const m = await medians(spec, mag, fs, wantVocals, tick);
-  const wP = percussiveShare(m);
-  // The time median is not needed past the percussive share: its buffer holds each pitch tracker's salience.
-  const sal = m.harm;
-  const none = new Float32Array(spec.frames);
-  const bassF0 = stems.includes('bass')
-    ? await harmonicPitch(spec, mag, wP, sal, fs, BASS_PITCH.shape, BASS_PITCH.options, tick)
+  const wantBass = stems.includes('bass');
+  const analysis = await analyse(src, fs, wantVocals, wantBass, Math.max(1, Math.round(blockFrames)), tick);
+  const none = new Float32Array(shape.frames);
+  const bassF0 = analysis.bassSalience
+    ? await pitchOf(analysis.bassSalience, shape, fs, BASS_PITCH, 0.36, 0.06, tick)
     : none;
-  const vocalF0 = wantVocals
-    ? await harmonicPitch(spec, mag, wP, sal, fs, VOCAL_PITCH.shape, VOCAL_PITCH.options, tick)
+  analysis.bassSalience = null;
+  const vocalF0 = analysis.vocalSalience
+    ? await pitchOf(analysis.vocalSalience, shape, fs, VOCAL_PITCH, 0.42, 0.14, tick)
     : none;
+  analysis.vocalSalience = null;
   const sources = sourceList(stems);
-  const weights = sourceWeights({ spec, fs, mag, wP, medians: m, vocalF0, bassF0, sources });
-  const separated = await filterSources(chans, frameCount(pcm), fs, spec, power, sources, weights, tick);
+  const weights = sourceWeights({ src, fs, analysis, vocalF0, bassF0, sources });
+  const separated = await filterSources(chans, fs, src, sources, weights, analysis.wP, tick);
   await tick(1);
-  return { stems: separated, decisions: classicalDecisions(spec, m, vocalF0, bassF0) };
+  return { stems: separated, decisions: classicalDecisions(shape, analysis, vocalF0, bassF0) };
 }
 
 export interface WienerOptions {
@@ -477,20 +533,19 @@ export interface WienerOptions {
 /**
  * Multichannel Wiener filtering of the mixture STFT with one spectral variance v_j = w_j^e P and one 2x2 spatial
  * covariance R_j(f) per source (time-invariant: panning does not move within a song), estimated from the masked
- * mixture. For mono input it reduces to the single-channel Wiener gains w_j^e / sum_k w_k^e. `weightsOf(t, w)` fills
- * the S mask values of every bin of frame t (w[k * S + j]); `emit(t, j, c, re, im)` receives each source's filtered
- * frame (bins of channel c).
+ * mixture. For mono input it reduces to the single-channel Wiener gains w_j^e / sum_k w_k^e. Every pass loads the
+ * frames of `src` in order; `weightsOf(t, w)`, called once frame t is loaded, fills the S mask values of each of its
+ * bins (w[k * S + j]); `emit(t, j, c, re, im)` receives each source's filtered frame (bins of channel c).
  */
 export async function wienerFilter(
-  spec: Spectrogram,
-  power: Float32Array,
+  src: StftFrames,
   S: number,
   weightsOf: (t: number, w: Float64Array) => void,
   emit: (t: number, j: number, c: number, re: Float64Array, im: Float64Array) => void,
   options: WienerOptions = {},
 ): Promise<void> {
-  const { bins, frames } = spec;
-  const C = spec.re.length;
+  const { bins, frames } = src.shape;
+  const C = src.re.length;
   const tick = options.tick ?? (async () => undefined);
   const J = options.skipLast ? S - 1 : S;
   const vexp = options.varianceExponent ?? 2;
@@ -499,18 +554,18 @@ export async function wienerFilter(
   const fre = Array.from({ length: S * C }, () => new Float64Array(bins));
   const fim = Array.from({ length: S * C }, () => new Float64Array(bins));
   if (C === 1) {
-    const X = spec.re[0]!;
-    const Y = spec.im[0]!;
+    const X = src.re[0]!;
+    const Y = src.im[0]!;
     for (let t = 0; t < frames; t++) {
+      src.load(t);
       weightsOf(t, w);
-      const o = t * bins;
       for (let k = 0; k < bins; k++) {
         let sum = 0;
         for (let j = 0; j < S; j++) sum += pw(w[k * S + j]!);
         for (let j = 0; j < J; j++) {
           const g = sum > 0 ? pw(w[k * S + j]!) / sum : j === S - 1 ? 1 : 0;
-          fre[j]![k] = g * X[o + k]!;
-          fim[j]![k] = g * Y[o + k]!;
+          fre[j]![k] = g * X[k]!;
+          fim[j]![k] = g * Y[k]!;
         }
       }
       for (let j = 0; j < J; j++) emit(t, j, 0, fre[j]!, fim[j]!);
@@ -518,18 +573,19 @@ export async function wienerFilter(
     }
     return;
   }
-  const [XLr, XRr] = spec.re as [Float32Array, Float32Array];
-  const [XLi, XRi] = spec.im as [Float32Array, Float32Array];
+  const [XLr, XRr] = src.re as [Float32Array, Float32Array];
+  const [XLi, XRi] = src.im as [Float32Array, Float32Array];
+  const power = src.power;
   // Spatial covariances: R_j(f) = sum_t w^2 x x^H, normalised to unit trace and regularised.
   const r11 = new Float64Array(S * bins);
   const r22 = new Float64Array(S * bins);
   const r12r = new Float64Array(S * bins);
   const r12i = new Float64Array(S * bins);
   for (let t = 0; t < frames; t++) {
+    src.load(t);
     weightsOf(t, w);
-    const o = t * bins;
     for (let k = 0; k < bins; k++) {
-      const i = o + k;
+      const i = k;
       const lr = XLr[i]!;
       const li = XLi[i]!;
       const rr = XRr[i]!;
@@ -581,10 +637,10 @@ export async function wienerFilter(
     const final = pass === passes - 1;
     const JJ = final ? J : S;
     for (let t = 0; t < frames; t++) {
+      src.load(t);
       weightsOf(t, w);
-      const o = t * bins;
       for (let k = 0; k < bins; k++) {
-        const i = o + k;
+        const i = k;
         const P = power[i]!;
         let s11 = 1e-12 + P * 1e-6;
         let s22 = s11;

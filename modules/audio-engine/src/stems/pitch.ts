@@ -14,6 +14,8 @@ export interface PitchOptions {
   fftSize: number;
   bins: number;
   frames: number;
+  /** Row length of `mag` (default `bins`): a salience that keeps only the first `pitchRowBins(o)` bins of each frame. */
+  stride?: number;
   fminHz: number;
   fmaxHz: number;
   /** Highest harmonic frequency summed, Hz. */
@@ -49,16 +51,14 @@ export interface PitchTrack {
   path: Float32Array;
 }
 
-/** Tracks the predominant pitch of `mag` (frames x bins, frame-major). */
-export async function trackPitch(mag: Float32Array, o: PitchOptions, tick?: Tick): Promise<PitchTrack> {
-  const { sampleRate: fs, fftSize: n, bins, frames } = o;
+/** The candidates of `o` and, per candidate and harmonic, the bin range searched for the peak and the weight. */
+function harmonicRanges(o: PitchOptions) {
+  const { sampleRate: fs, fftSize: n, bins } = o;
   const step = o.stepCents ?? 20;
   const decay = o.decay ?? 0.85;
-  const jumpCost = o.jumpCost ?? 0.35;
   const binHz = fs / n;
   const count = Math.floor((1200 * Math.log2(o.fmaxHz / o.fminHz)) / step) + 1;
   const cand = Float64Array.from({ length: count }, (_, c) => o.fminHz * Math.pow(2, (c * step) / 1200));
-  // Per candidate and harmonic: the bin range searched for the peak and the weight.
   const lo: number[][] = [];
   const hi: number[][] = [];
   const wt: number[][] = [];
@@ -79,10 +79,27 @@ export async function trackPitch(mag: Float32Array, o: PitchOptions, tick?: Tick
   }
   const kMin = Math.max(1, Math.floor(o.fminHz / binHz));
   const kMax = Math.min(bins - 1, Math.ceil(o.maxHarmonicHz / binHz));
+  return { step, count, cand, lo, hi, wt, kMin, kMax };
+}
+
+/** How many leading bins of each frame `trackPitch` reads: the rest of a salience row need not be kept. */
+export function pitchRowBins(o: Omit<PitchOptions, 'frames'>): number {
+  const { kMax, hi } = harmonicRanges({ ...o, frames: 0 });
+  let top = kMax;
+  for (const h of hi) for (const k of h) top = Math.max(top, k);
+  return top + 1;
+}
+
+/** Tracks the predominant pitch of `mag` (frames x bins, frame-major; rows of `stride` values when given). */
+export async function trackPitch(mag: Float32Array, o: PitchOptions, tick?: Tick): Promise<PitchTrack> {
+  const { bins, frames } = o;
+  const stride = o.stride ?? bins;
+  const jumpCost = o.jumpCost ?? 0.35;
+  const { step, count, cand, lo, hi, wt, kMin, kMax } = harmonicRanges(o);
   const sal = new Float32Array(frames * count);
   const energy = new Float64Array(frames);
   for (let t = 0; t < frames; t++) {
-    const off = t * bins;
+    const off = t * stride;
     let e = 0;
     for (let k = kMin; k <= kMax; k++) e += mag[off + k]! * mag[off + k]!;
     energy[t] = e;
@@ -151,7 +168,7 @@ export async function trackPitch(mag: Float32Array, o: PitchOptions, tick?: Tick
   const octave = Math.round(1200 / step);
   if (oddRatio > 0) {
     for (let t = 0; t < frames; t++) {
-      const off = t * bins;
+      const off = t * stride;
       for (;;) {
         const c = path[t]!;
         if (c + octave >= count) break;
@@ -183,7 +200,7 @@ export async function trackPitch(mag: Float32Array, o: PitchOptions, tick?: Tick
     const c = path[t]!;
     pathSal[t] = sal[t * count + c]!;
     pathF0[t] = cand[c]!;
-    const off = t * bins;
+    const off = t * stride;
     let e = 0;
     const l = lo[c]!;
     const h = hi[c]!;

@@ -42,6 +42,26 @@ export function stftShape(length: number, n: number, hop = n / 4): StftShape {
 /** First input sample of frame t. */
 export const frameStart = (shape: StftShape, t: number): number => t * shape.hop - (shape.n - shape.hop);
 
+/** Frame t of x (length samples) windowed into buf and transformed: bins 0..n/2 into fr, fi. */
+function forwardFrame(
+  x: Float32Array,
+  shape: StftShape,
+  t: number,
+  fft: RealFft,
+  win: Float64Array,
+  buf: Float64Array,
+  fr: Float64Array,
+  fi: Float64Array,
+): void {
+  const { n, length } = shape;
+  const s = frameStart(shape, t);
+  for (let i = 0; i < n; i++) {
+    const j = s + i;
+    buf[i] = j >= 0 && j < length ? x[j]! * win[i]! : 0;
+  }
+  fft.forward(buf, fr, fi);
+}
+
 /** Forward STFT of each channel. */
 export async function stft(channels: readonly Float32Array[], n: number, tick?: Tick): Promise<Spectrogram> {
   const length = channels[0]?.length ?? 0;
@@ -59,12 +79,7 @@ export async function stft(channels: readonly Float32Array[], n: number, tick?: 
     const R = new Float32Array(frames * bins);
     const I = new Float32Array(frames * bins);
     for (let t = 0; t < frames; t++) {
-      const s = frameStart(shape, t);
-      for (let i = 0; i < n; i++) {
-        const j = s + i;
-        buf[i] = j >= 0 && j < length ? x[j]! * win[i]! : 0;
-      }
-      fft.forward(buf, fr, fi);
+      forwardFrame(x, shape, t, fft, win, buf, fr, fi);
       const o = t * bins;
       for (let k = 0; k < bins; k++) {
         R[o + k] = fr[k]!;
@@ -76,6 +91,61 @@ export async function stft(channels: readonly Float32Array[], n: number, tick?: 
     im.push(I);
   }
   return { ...shape, re, im };
+}
+
+/**
+ * The same STFT one frame at a time, for passes that would otherwise hold the whole spectrogram (four times the
+ * input's size): `load(t)` computes frame t of every channel (the values `stft` gives), the power of each bin (mean of
+ * |X|^2 over the channels) and its magnitude, into buffers reused from frame to frame.
+ */
+export class StftFrames {
+  readonly shape: StftShape;
+  /** Frame t's bins per channel, as `stft` stores them (Float32). */
+  readonly re: Float32Array[];
+  readonly im: Float32Array[];
+  readonly power: Float32Array;
+  readonly mag: Float32Array;
+  private readonly fft: RealFft;
+  private readonly win: Float64Array;
+  private readonly buf: Float64Array;
+  private readonly fr: Float64Array;
+  private readonly fi: Float64Array;
+
+  constructor(
+    private readonly channels: readonly Float32Array[],
+    n: number,
+  ) {
+    this.shape = stftShape(channels[0]?.length ?? 0, n);
+    const { bins } = this.shape;
+    this.re = channels.map(() => new Float32Array(bins));
+    this.im = channels.map(() => new Float32Array(bins));
+    this.power = new Float32Array(bins);
+    this.mag = new Float32Array(bins);
+    this.fft = new RealFft(n);
+    this.win = hann(n);
+    this.buf = new Float64Array(n);
+    this.fr = new Float64Array(bins);
+    this.fi = new Float64Array(bins);
+  }
+
+  load(t: number): this {
+    const { bins } = this.shape;
+    const C = this.channels.length;
+    const { power, fr, fi } = this;
+    power.fill(0);
+    for (let c = 0; c < C; c++) {
+      forwardFrame(this.channels[c]!, this.shape, t, this.fft, this.win, this.buf, fr, fi);
+      const R = this.re[c]!;
+      const I = this.im[c]!;
+      for (let k = 0; k < bins; k++) {
+        R[k] = fr[k]!;
+        I[k] = fi[k]!;
+        power[k] = power[k]! + (R[k]! * R[k]! + I[k]! * I[k]!) / C;
+      }
+    }
+    for (let k = 0; k < bins; k++) this.mag[k] = Math.sqrt(power[k]!);
+    return this;
+  }
 }
 
 /**

@@ -37,14 +37,12 @@ export const SAMPLE_RATES = { min: 8_000, max: 192_000 };
  * The longest input per service, in seconds. The engine holds a job's audio in memory at its working rate, so memory
  * follows the duration, not the file's size (a 50 MB MP3 lasts almost an hour): these keep the largest job each
  * service accepts under 1.5 GB of memory, engine and ffmpeg together (`npm run bench:limits`, docs/benchmarks.md,
- * "Abuse"; at twice the mastering limit the peak was 3.2 GB, and 7.1 GB for 90 minutes of enhancement), stem
- * separation excepted. Lifting them means an engine that works through a long file in pieces, which it does not do
- * yet.
+ * "Abuse"; at twice the mastering limit the peak was 3.2 GB, and 7.1 GB for 90 minutes of enhancement; stem
+ * separation 1.25 GB at its limit, since it recomputes its spectrogram frame by frame instead of holding it). Lifting
+ * them means an engine that works through a long file in pieces, which mastering and enhancement do not do yet.
  */
 export const MAX_DURATION_SEC: Record<TrackService, number> = {
   AI_MASTERING: 10 * 60,
-  // Over the budget at any length from 4 minutes (1.3-3.1 GB, not following the duration): the separator's buffers,
-  // not this limit, are what to fix.
   STEM_SEPARATION: 10 * 60,
   AUDIO_ENHANCEMENT: 15 * 60,
 };
