@@ -341,8 +341,12 @@ describe('Kora in Chromium', { concurrency: false }, () => {
     const deactivated = page.waitForResponse((r) => r.url().endsWith('/api/user/account/deactivate'));
     await confirm.click();
     assert.equal((await deactivated).status(), 200);
-    await page.waitForURL(/\/oidc\/interaction\//);
+    // The sign-in page says the account is deactivated, until when, and how to restore it; then signs in on request.
+    await page.getByRole('heading', { name: 'Votre compte est désactivé' }).waitFor();
+    await page.getByText(/^Il sera définitivement supprimé le \d{1,2} [a-zéû.]+ \d{4}/).waitFor();
     assert.equal(await storedUser(), null);
+    await page.getByRole('button', { name: 'Me reconnecter pour restaurer mon compte' }).click();
+    await page.waitForURL(/\/oidc\/interaction\//);
 
     await signInOnProvider(page, PERSON);
     await page.waitForURL(`${server.baseUrl}/`);

@@ -177,7 +177,7 @@ describe('the studio in Chromium', { concurrency: false }, () => {
     // A reference track to match: the loudness target switches to the reference's.
     await page.locator('.reference input[type=file]').setInputFiles(referenceSong);
     await page.getByText('their-hit.wav').waitFor();
-    assert.equal(await page.getByLabel('Loudness target').inputValue(), 'reference');
+    assert.equal(await page.getByRole('radio', { name: 'Match the reference track’s loudness' }).isChecked(), true);
     await upload(song);
     await page.waitForURL(/[?&]track=/);
     await page.locator('.result').waitFor({ timeout: 120_000 });

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../lib/hooks';
-import { type Toast, toastClosed } from '../lib/toast';
+import { type Toast, toastClosed, toastsAtOnce } from '../lib/toast';
+import { useWindowWidth } from '../lib/useWindowWidth';
 
 function ToastItem({ toast }: { toast: Toast }) {
   const { t } = useTranslation();
@@ -26,12 +27,16 @@ function ToastItem({ toast }: { toast: Toast }) {
   );
 }
 
-/** The app's short messages, at the bottom right (spec §9: 3 s). */
+/**
+ * The app's short messages, at the bottom right (spec §9: 3 s); on a phone or a tablet two at a time, the next as one
+ * closes.
+ */
 export function Toaster() {
   const toasts = useAppSelector((state) => state.toasts.items);
+  const atOnce = toastsAtOnce(useWindowWidth());
   return (
     <div className="toaster toaster--bottom" aria-live="polite">
-      {toasts.map((toast) => (
+      {toasts.slice(0, atOnce).map((toast) => (
         <ToastItem key={toast.id} toast={toast} />
       ))}
     </div>

@@ -9,9 +9,10 @@ describe('formatting per language', () => {
     expect(normalise(formatMoney(5000, 'XOF', 'en'))).toBe('5,000 FCFA');
   });
 
-  it('writes the dollar sign before the amount in both languages', () => {
+  it('writes dollars the way each language does: $4.99, 4,99 $', () => {
     expect(formatMoney(4.99, 'USD', 'en')).toBe('$4.99');
-    expect(formatMoney(4.99, 'USD', 'fr')).toBe('$4,99');
+    expect(normalise(formatMoney(4.99, 'USD', 'fr'))).toBe('4,99 $');
+    expect(normalise(formatMoney(1234.5, 'USD', 'fr'))).toBe('1 234,50 $');
   });
 
   it('writes euros the way each language does', () => {

@@ -1,4 +1,8 @@
-/** Dates, numbers and money in the interface language (spec §9: FCFA after the amount, $ before). */
+/**
+ * Dates, numbers and money in the interface language, through Intl (spec §9: FCFA after the amount; the dollar and
+ * the euro where each language writes them: `$4.99` / `4,99 $`, `€4.99` / `4,99 €`). The server writes its texts
+ * (notifications) the same way (`modules/kernel/src/format.ts`).
+ */
 export type Currency = 'EUR' | 'USD' | 'XOF';
 export const CURRENCIES: readonly Currency[] = ['XOF', 'USD', 'EUR'];
 
@@ -14,15 +18,12 @@ export function formatMoney(amount: number, currency: Currency, language: string
     // The CFA franc has no minor unit; it is written after the amount as FCFA.
     return `${new Intl.NumberFormat(locale(language), { maximumFractionDigits: 0 }).format(amount)}${NBSP}FCFA`;
   }
-  if (currency === 'USD') {
-    // Dollars keep their symbol in front, in French too ($4,99), as Kora's customers read prices.
-    const digits = new Intl.NumberFormat(locale(language), {
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 2,
-    }).format(Math.abs(amount));
-    return `${amount < 0 ? '-' : ''}$${digits}`;
-  }
-  return new Intl.NumberFormat(locale(language), { style: 'currency', currency }).format(amount);
+  // The narrow symbol: "$" rather than French's "$US" (only dollars of the United States are sold).
+  return new Intl.NumberFormat(locale(language), {
+    style: 'currency',
+    currency,
+    currencyDisplay: 'narrowSymbol',
+  }).format(amount);
 }
 
 export function formatDate(value: string | number | Date, language: string): string {

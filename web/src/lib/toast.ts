@@ -14,6 +14,16 @@ export interface Toast {
 
 export const TOAST_DURATION_MS = 3000;
 
+/** Phones and tablets (768 px or less: the layout's mobile breakpoint) show this many toasts of a kind at once... */
+export const SMALL_SCREEN_TOASTS = 2;
+/**
+ * ...the others wait their turn (their time starts when they show), so toasts never cover much of a small screen;
+ * wider screens show them all.
+ */
+export function toastsAtOnce(windowWidth: number): number {
+  return windowWidth <= 768 ? SMALL_SCREEN_TOASTS : Number.POSITIVE_INFINITY;
+}
+
 export interface ToastState {
   items: Toast[];
 }

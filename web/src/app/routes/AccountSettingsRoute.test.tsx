@@ -148,6 +148,9 @@ describe('account settings', () => {
     expect(userManager.signoutRedirect).toHaveBeenCalledWith(
       expect.objectContaining({ post_logout_redirect_uri: `${window.location.origin}/` }),
     );
+    // Kept through the logout's clearing, for the sign-in page to say the account is deactivated and until when.
+    expect(localStorage.getItem('accountDeactivated')).toBe('2026-12-22');
+    localStorage.removeItem('accountDeactivated');
   });
 
   it('says why the server refused the deactivation, by the field’s code, else its generic failure', async () => {

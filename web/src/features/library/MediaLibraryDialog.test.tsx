@@ -99,6 +99,25 @@ describe('media library dialog', () => {
     expect(screen.getByText('No file matches “zouk”.')).toBeTruthy();
   });
 
+  it('asks for the files the chosen service and preset take, and says how many others are left out', async () => {
+    answer = () => ({ status: 200, body: { tracks: FILES.slice(0, 1), hidden: 2 } });
+    open({ options: { preset: 'video' } });
+    await waitFor(() => expect(rowNames()).toEqual(['Afrobeat.wav']));
+    const asked = server.calls.find((item) => item.path === '/api/audio/library')!;
+    expect(Object.fromEntries(asked.query)).toEqual({ service: 'STEM_SEPARATION', preset: 'video' });
+    expect(screen.getByText("2 other files can't be used for this service, so they aren't listed.")).toBeTruthy();
+  });
+
+  it('says when no file fits the service', async () => {
+    answer = () => ({ status: 200, body: { tracks: [], hidden: 3 } });
+    open();
+    await waitFor(() =>
+      expect(
+        screen.getByText('None of your files can be used for this service (size, length or kind). Upload a new one.'),
+      ).toBeTruthy(),
+    );
+  });
+
   it('says when the library is empty', async () => {
     answer = () => ({ status: 200, body: { tracks: [] } });
     open();

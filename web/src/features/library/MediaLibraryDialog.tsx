@@ -73,14 +73,18 @@ export function MediaLibraryDialog({ open, ...props }: MediaLibraryDialogProps) 
 function LibraryDialog({ service, options, onClose, onStarted }: Omit<MediaLibraryDialogProps, 'open'>) {
   const { t, i18n } = useTranslation();
   const searchId = useId();
-  const library = useGetLibraryQuery(undefined, { refetchOnMountOrArgChange: true });
+  const library = useGetLibraryQuery(
+    { service, ...(options?.preset ? { preset: options.preset } : {}) },
+    { refetchOnMountOrArgChange: true },
+  );
   const [reprocess] = useReprocessTrackMutation();
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<LibrarySort>(DEFAULT_LIBRARY_SORT);
   const [selecting, setSelecting] = useState<LibraryTrack | null>(null);
   const [error, setError] = useState<{ key: string; limitMb?: number; limitMinutes?: number } | null>(null);
   const language = i18n.language;
-  const rows = useMemo(() => libraryRows(library.data ?? [], search, sort), [library.data, search, sort]);
+  const rows = useMemo(() => libraryRows(library.data?.tracks ?? [], search, sort), [library.data, search, sort]);
+  const hidden = library.data?.hidden ?? 0;
 
   const choose = async (track: LibraryTrack) => {
     if (selecting) return;
@@ -133,8 +137,8 @@ function LibraryDialog({ service, options, onClose, onStarted }: Omit<MediaLibra
         </button>
       </div>
     );
-  } else if ((library.data ?? []).length === 0) {
-    body = <p className="muted">{t('library.media.empty')}</p>;
+  } else if ((library.data?.tracks ?? []).length === 0) {
+    body = <p className="muted">{t(hidden > 0 ? 'library.media.noneFits' : 'library.media.empty')}</p>;
   } else if (rows.length === 0) {
     body = <p className="muted">{t('library.media.noResults', { search: search.trim() })}</p>;
   } else {
@@ -180,6 +184,9 @@ function LibraryDialog({ service, options, onClose, onStarted }: Omit<MediaLibra
       <p className="muted" id={`${searchId}-hint`}>
         {t('library.media.intro', { service: t(`services.${service}.name`, { defaultValue: service }) })}
       </p>
+      {hidden > 0 && (library.data?.tracks ?? []).length > 0 && (
+        <p className="muted">{t('library.media.hidden', { count: hidden })}</p>
+      )}
       <div className="field library__search">
         <label htmlFor={searchId}>{t('library.media.search')}</label>
         <input

@@ -83,6 +83,12 @@ export interface LibraryTrack {
   createdAt: string;
 }
 
+export interface LibraryAnswer {
+  tracks: LibraryTrack[];
+  /** Uploads the chosen service would refuse (too small, too long, a video for audio): not listed. */
+  hidden: number;
+}
+
 export interface ReprocessArgs {
   id: string;
   service: string;
@@ -148,10 +154,22 @@ export const libraryApi = api.enhanceEndpoints({ addTagTypes: ['Track', 'Library
       query: (id) => ({ url: `/audio/track/${encodeURIComponent(id)}/cancel`, method: 'POST' }),
       invalidatesTags: (_result, _error, id) => [{ type: 'Track', id }, TRACK_LIST],
     }),
-    /** The media library: the user's uploads, copies named "x (n)" collapsed into the newest. */
-    getLibrary: build.query<LibraryTrack[], void>({
-      query: () => '/audio/library',
-      transformResponse: (answer: { tracks?: LibraryTrack[] }) => answer.tracks ?? [],
+    /**
+     * The media library: the user's uploads, copies of one file ("x (n)", the same size) collapsed into the newest.
+     * For a service (and preset), only the files it takes; `hidden` counts the others.
+     */
+    getLibrary: build.query<LibraryAnswer, { service?: string; preset?: string } | void>({
+      query: (choice) => {
+        const params = new URLSearchParams();
+        if (choice?.service) params.set('service', choice.service);
+        if (choice?.preset) params.set('preset', choice.preset);
+        const query = params.toString();
+        return query ? `/audio/library?${query}` : '/audio/library';
+      },
+      transformResponse: (answer: { tracks?: LibraryTrack[]; hidden?: number }) => ({
+        tracks: answer.tracks ?? [],
+        hidden: typeof answer.hidden === 'number' ? answer.hidden : 0,
+      }),
       providesTags: [LIBRARY],
     }),
     /** Starts a new job for `service` from an earlier upload: the answer is the new track. */

@@ -63,6 +63,15 @@ describe('the mixing upload card', () => {
     expect((screen.getByLabelText('Sample rate') as HTMLSelectElement).value).toBe('44100');
   });
 
+  it('takes the "WAV files only" message away once valid WAVs are added, an earlier one among them', async () => {
+    const { choose } = setup();
+    await choose(wav('kick.wav'), new File([new Uint8Array(10)], 'song.mp3', { type: 'audio/mpeg' }));
+    expect(screen.getByText('Mixing takes WAV files only.')).toBeTruthy();
+    await choose(wav('kick.wav'), wav('bass.wav'));
+    expect(screen.queryByText('Mixing takes WAV files only.')).toBeNull();
+    expect(screen.getByText('2 of 5 files')).toBeTruthy();
+  });
+
   it('refuses files while the server is unavailable', async () => {
     const { choose } = setup(async () => false);
     await choose(wav('kick.wav'), wav('bass.wav'));

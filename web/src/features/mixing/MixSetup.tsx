@@ -75,6 +75,8 @@ export function MixSetup({
     const known = new Map(chosen.map((entry) => [entry.file, entry.settings]));
     setChosen(files.map((file) => ({ file, settings: known.get(file) ?? defaultSettings(file.name) })));
     setFileProblem(problem);
+    // The server's word on the files sent before is about files that may be gone: it goes with them.
+    setFailure(null);
     if (files.length >= 2) setCountProblem(false);
   };
 
@@ -254,6 +256,7 @@ export function MixSetup({
           onRemove={(key) => {
             setChosen((current) => current.filter((entry) => entry.file.name !== key));
             setFileProblem(null);
+            setFailure(null);
           }}
         />
       )}

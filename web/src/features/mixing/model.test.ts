@@ -98,6 +98,13 @@ describe('validation (spec §5)', () => {
     expect(addFiles([wav('a.wav')], [wav('a.wav')]).files).toHaveLength(1);
   });
 
+  it('skips a WAV already in the list without calling it the wrong format', () => {
+    const again = addFiles([wav('a.wav')], [wav('a.wav'), wav('b.wav')]);
+    expect(again.files.map((file) => file.name)).toEqual(['a.wav', 'b.wav']);
+    expect(again.problem).toBeNull();
+    expect(addFiles([], [wav('a.wav'), wav('a.wav')]).files).toHaveLength(1);
+  });
+
   it('drops undefined values before an update', () => {
     expect(definedOnly({ panPreference: 'LEFT', reverbPreference: undefined })).toEqual({ panPreference: 'LEFT' });
   });

@@ -127,11 +127,17 @@ export function addFiles<F extends { name: string; type: string }>(
   current: readonly F[],
   added: readonly F[],
 ): { files: F[]; problem: MixProblem | null } {
-  // A name already in the list is the same file again (the server matches settings by file name).
-  const wav = added.filter(isWav).filter((file) => !current.some((other) => other.name === file.name));
+  const wavs = added.filter(isWav);
+  // A name already in the list is the same file again (the server matches settings by file name): it is skipped
+  // without a word, since it is no format problem (a valid WAV added again once read "WAV files only").
+  const fresh = wavs.filter(
+    (file, index) =>
+      !current.some((other) => other.name === file.name) &&
+      wavs.findIndex((other) => other.name === file.name) === index,
+  );
   const room = MAX_FILES - current.length;
-  const files = [...current, ...wav.slice(0, Math.max(0, room))];
-  const problem = wav.length < added.length ? 'fileFormat' : wav.length > room ? 'maximumFiles' : null;
+  const files = [...current, ...fresh.slice(0, Math.max(0, room))];
+  const problem = wavs.length < added.length ? 'fileFormat' : fresh.length > room ? 'maximumFiles' : null;
   return { files, problem };
 }
 

@@ -44,13 +44,15 @@ function Panel({ onPaid, order = ORDER }: { onPaid(paymentId: string): void; ord
 interface Answers {
   /** What `POST /api/payments/status` says of the payment. */
   status?: string;
+  /** The provider's reason for a failure, when it gave one. */
+  reason?: string;
   validity?: number;
   cancel?: { status: number; body?: unknown };
   capture?: { status: number; body?: unknown };
   order?: CheckoutOrder;
 }
 
-function setup({ status = 'PENDING', validity = 300, cancel, capture, order }: Answers = {}) {
+function setup({ status = 'PENDING', reason, validity = 300, cancel, capture, order }: Answers = {}) {
   const server = fakeServer({
     'GET /api/payments/config': () => ({
       status: 200,
@@ -60,7 +62,10 @@ function setup({ status = 'PENDING', validity = 300, cancel, capture, order }: A
       (call.body as { provider: string }).provider === 'PAYPAL'
         ? { status: 200, body: { paymentId: 'pay-pp-1', provider: 'PAYPAL', amount: 4.99, orderId: 'order-1' } }
         : { status: 200, body: { ...INTENT, validity } },
-    'POST /api/payments/status': () => ({ status: 200, body: { status, paymentId: 'pay-om-1' } }),
+    'POST /api/payments/status': () => ({
+      status: 200,
+      body: { status, paymentId: 'pay-om-1', ...(reason ? { reason } : {}) },
+    }),
     'POST /api/payments/orange-money/pay-om-1/cancel': () =>
       cancel ?? { status: 200, body: { success: true, status: 'cancelled' } },
     'POST /api/payments/paypal/capture/order-1': () => capture ?? { status: 200, body: { success: true } },
@@ -133,11 +138,13 @@ describe('the Orange Money cooldown (spec §5: after a payment that went through
     await endsWith('The QR code has expired. Please start the payment again.');
   });
 
-  it('does not start when Orange Money declines the payment', async () => {
-    const { onPaid } = setup({ status: 'FAILED' });
+  it('does not start when Orange Money declines the payment, and says why when Orange Money did', async () => {
+    const { onPaid } = setup({ status: 'FAILED', reason: 'INSUFFICIENT_BALANCE' });
     await openQrCode();
     const banner = await screen.findByRole('alert', {}, { timeout: 5000 });
-    expect(banner.textContent).toContain('Payment failed.');
+    expect(banner.textContent).toContain(
+      'Your Orange Money balance is too low for this payment. Nothing was charged: top up your account, then try again.',
+    );
     expect(screen.getByRole('button', { name: /Orange Money/ })).toHaveProperty('disabled', false);
     expect(cooldownUntil()).toBeNull();
     expect(onPaid).not.toHaveBeenCalled();
@@ -166,6 +173,31 @@ describe('the Orange Money cooldown (spec §5: after a payment that went through
     await screen.findByText('Payment received. Thank you!');
     await waitFor(() => expect(onPaid).toHaveBeenCalledWith('pay-om-1'), { timeout: 7000 });
   }, 15_000);
+});
+
+describe('a PayPal payment declined for good', () => {
+  it('says the provider’s reason, which the payer can act on, not only "Payment failed"', async () => {
+    const popup = { closed: true, close: jest.fn(), location: { href: '' } };
+    const open = jest.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+    try {
+      const declined = refusal(402, 'BILLING.PAYMENT_DECLINED');
+      const { onPaid } = setup({
+        order: { ...ORDER, currency: 'USD' },
+        capture: {
+          ...declined,
+          body: { ...declined.body, details: { issue: 'CARD_EXPIRED', reason: 'CARD_EXPIRED' } },
+        },
+      });
+      const pay = await screen.findByRole('button', { name: 'Pay $4.99 with PayPal or a card' });
+      await waitFor(() => expect(pay).toHaveProperty('disabled', false));
+      await userEvent.click(pay);
+      const banner = await screen.findByRole('alert', {}, { timeout: 3000 });
+      expect(banner.textContent).toContain('Your card has expired. Nothing was charged: use another card');
+      expect(onPaid).not.toHaveBeenCalled();
+    } finally {
+      open.mockRestore();
+    }
+  });
 });
 
 describe('a PayPal checkout the payer left', () => {

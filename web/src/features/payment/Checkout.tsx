@@ -17,6 +17,7 @@ import {
   useGetPaymentsConfigQuery,
   usePaymentStatusMutation,
 } from './api';
+import { declineKey } from './declines';
 import { loadPayPalSdk, type PayPalNamespace } from './paypalSdk';
 import { availableProviders, clock, cooldownRemaining, PAYMENT_LIMITS, type Provider, startCooldown } from './rules';
 
@@ -62,8 +63,8 @@ export interface Checkout {
   cancelPayPal(orderId: string): Promise<void>;
   /** The Orange Money payment is known paid (the modal then shows the success 5 s before closing as paid). */
   orangePaid(): void;
-  /** The Orange Money modal's outcomes. */
-  orangeClosed(reason: OrangeOutcome): void;
+  /** The Orange Money modal's outcomes (`declined`: the provider's reason for a failure, when it gave one). */
+  orangeClosed(reason: OrangeOutcome, declined?: string): void;
   /** A step of the caller (a credit, the unlock) runs under the same lock. */
   run<T>(work: () => Promise<T>): Promise<T | undefined>;
   setBusy(busy: boolean): void;
@@ -162,6 +163,8 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
           if (options.restartable) return 'restart';
           return;
         }
+        // Declined for good: the provider's reason says what the payer can do (another card, a top-up).
+        if (code === 'BILLING.PAYMENT_DECLINED') return fail(declineKey(errorBody(caught)?.details?.reason));
         if (code !== 'BILLING.PAYMENT_CLOSED' && code !== 'BILLING.PAYMENT_NOT_APPROVED') {
           return fail(paymentError(caught, 'payment:errors.capture'));
         }
@@ -170,7 +173,7 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
           .unwrap()
           .catch(() => null);
         if (answer?.status === 'COMPLETED') return succeed(answer.paymentId ?? orderId);
-        if (answer?.status === 'FAILED') return fail('payment:errors.failed');
+        if (answer?.status === 'FAILED') return fail(declineKey(answer.reason));
         // Cancelled meanwhile (the payer's cancel reached the server first): it reads as cancelled, not as failed.
         if (answer?.status === 'CANCELLED') return fail('payment:errors.paypalCancelled');
         // Not approved: the window was closed before approving. The payment is cancelled rather than left pending.
@@ -272,7 +275,7 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
   }, []);
 
   const orangeClosed = useCallback(
-    (reason: OrangeOutcome) => {
+    (reason: OrangeOutcome, declined?: string) => {
       const intent = orange;
       setOrange(null);
       if (!intent) return;
@@ -281,7 +284,7 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
         void succeed(intent.paymentId, 0);
         return;
       }
-      if (reason === 'failed') return fail('payment:errors.failed');
+      if (reason === 'failed') return fail(declineKey(declined));
       if (reason === 'expired') return fail('payment:errors.expired');
       if (reason === 'cancelled') return fail('payment:errors.cancelled');
       // Closed by the user: the payment is cancelled at the provider.
@@ -484,7 +487,7 @@ interface OrangeMoneyModalProps {
   intent: Intent;
   /** Called once, as soon as the payment is seen paid (before the 5 s of success). */
   onPaid(): void;
-  onClosed(reason: OrangeOutcome): void;
+  onClosed(reason: OrangeOutcome, declined?: string): void;
 }
 
 /**
@@ -521,7 +524,9 @@ export function OrangeMoneyModal({ intent, onPaid, onClosed }: OrangeMoneyModalP
           setPaid(true);
           return;
         }
-        if (answer.status === 'FAILED') return closedRef.current('failed');
+        if (answer.status === 'FAILED') {
+          return answer.reason ? closedRef.current('failed', answer.reason) : closedRef.current('failed');
+        }
         // Cancelled from the phone is the payer's choice: it is not called expired, nor failed.
         if (answer.status === 'CANCELLED') return closedRef.current('cancelled');
         if (answer.status === 'EXPIRED') return closedRef.current('expired');

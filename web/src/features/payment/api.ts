@@ -107,7 +107,8 @@ const paymentApi = api.injectEndpoints({
         body,
       }),
     }),
-    paymentStatus: build.mutation<{ status: string; paymentId?: string }, string>({
+    /** A payment's status; a failed one carries the provider's `reason` when it gave one (`INSUFFICIENT_BALANCE`). */
+    paymentStatus: build.mutation<{ status: string; paymentId?: string; reason?: string }, string>({
       query: (paymentIntentId) => ({ url: '/payments/status', method: 'POST', body: { paymentIntentId } }),
     }),
     capturePayPal: build.mutation<{ success: boolean; message?: string; paymentId: string }, string>({

@@ -16,4 +16,11 @@ describe('an upload refusal, as the upload card shows it', () => {
       uploadMessage({ status: 413, body: { code: 'UPLOAD.FILE_SIZE_MAX', message: 'big', details: { limitMb: 50 } } }),
     ).toEqual({ place: 'file', key: 'upload.errors.fileSizeMax', limitMb: 50 });
   });
+
+  it('says a file cut short is damaged, by the file, not that it is the wrong kind', () => {
+    expect(uploadMessage({ status: 400, body: { code: 'UPLOAD.DAMAGED_FILE', message: 'damaged' } })).toEqual({
+      place: 'file',
+      key: 'upload.errors.damagedFile',
+    });
+  });
 });

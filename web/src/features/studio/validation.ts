@@ -14,6 +14,13 @@ const AUDIO_EXTENSIONS = ['mp3', 'wav'];
 const VIDEO_TYPES = ['video/mp4', 'video/mpeg', 'video/mov', 'video/quicktime', 'video/x-m4v'];
 const VIDEO_EXTENSIONS = ['mp4', 'mpeg', 'mpg', 'mov', 'm4v'];
 
+/**
+ * The enhancement presets (spec §1), as the engine has them: a voice, music or a podcast by name; audio lets the
+ * engine decide between the voice and the music treatment; video enhances a video's sound.
+ */
+export const ENHANCEMENT_PRESETS = ['voice', 'music', 'podcast', 'audio', 'video'] as const;
+export type EnhancementPreset = (typeof ENHANCEMENT_PRESETS)[number];
+
 export interface FileFacts {
   name: string;
   size: number;
@@ -36,7 +43,7 @@ export const toMb = (bytes: number): number => Math.round((bytes / MB) * 1000) /
 export function checkFile(
   file: FileFacts | null,
   service: Exclude<StudioService, 'AI_MIXING'>,
-  preset: 'audio' | 'video',
+  preset: EnhancementPreset,
 ): FileProblem | null {
   if (!file) return { key: 'fileRequired' };
   const video = service === 'AUDIO_ENHANCEMENT' && preset === 'video';
@@ -52,7 +59,7 @@ export function checkFile(
 }
 
 /** What the file input offers to pick. */
-export function acceptFor(service: StudioService, preset: 'audio' | 'video'): string {
+export function acceptFor(service: StudioService, preset: EnhancementPreset): string {
   return service === 'AUDIO_ENHANCEMENT' && preset === 'video'
     ? 'video/mp4,video/mpeg,video/quicktime,video/x-m4v,.mp4,.mpeg,.mpg,.mov,.m4v'
     : 'audio/mpeg,audio/wav,audio/x-wav,.mp3,.wav';

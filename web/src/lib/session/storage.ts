@@ -10,10 +10,30 @@ export const STORAGE_KEYS = {
   selectedService: 'selectedService',
   /** Session storage: ids of notifications already shown as a toast. */
   toastedNotifications: 'toastedNotifications',
+  /**
+   * Local storage: the account on this device was just deactivated; the day its data is deleted. The sign-in page
+   * says so (instead of opening the provider's page without a word) until the person signs in again.
+   */
+  deactivated: 'accountDeactivated',
 } as const;
 
-/** Storage kept across a logout: the person's interface choices are not personal data. */
-export const KEPT_ON_LOGOUT: readonly string[] = [STORAGE_KEYS.theme, STORAGE_KEYS.language];
+/**
+ * Storage kept across a logout: the person's interface choices are not personal data, nor is the day a deactivated
+ * account will be deleted (kept for the sign-in page's word).
+ */
+export const KEPT_ON_LOGOUT: readonly string[] = [STORAGE_KEYS.theme, STORAGE_KEYS.language, STORAGE_KEYS.deactivated];
+
+/** The deactivation's deletion day (ISO), if this device deactivated its account and the day has not passed. */
+export function deactivationNotice(storage: Storage, now: number): string | null {
+  const purgeAfter = storage.getItem(STORAGE_KEYS.deactivated);
+  if (purgeAfter === null) return null;
+  const day = Date.parse(purgeAfter);
+  if (!Number.isFinite(day) || day <= now) {
+    storage.removeItem(STORAGE_KEYS.deactivated);
+    return null;
+  }
+  return purgeAfter;
+}
 
 /** Paths that must never become a return destination (they would loop through sign-in). */
 const AUTH_PATHS = new Set(['/login', '/callback']);

@@ -4,12 +4,19 @@ import { Modal } from '../../../components/Modal';
 import { errorBody } from '../../../lib/api';
 import { errorKey, fieldCode } from '../../../lib/error-codes';
 import { useSession, useSessionManager } from '../../../lib/session/SessionProvider';
+import { STORAGE_KEYS } from '../../../lib/session/storage';
 import { useDeactivateAccountMutation } from '../api/account';
 import { DELETE_CONFIRMATION, isDeleteConfirmed } from '../validation';
 
 const WARNINGS = ['profile', 'packs', 'history', 'restore'] as const;
 
-/** Deactivation: the warning list, then typing DELETE enables the confirmation. Success logs out to /. */
+/** The days a deactivated account can still be restored (spec §4), when the server does not say the day. */
+const RESTORE_DAYS = 30;
+
+/**
+ * Deactivation: the warning list, then typing DELETE enables the confirmation. Success logs out to / (spec §4), where
+ * the sign-in page says the account is deactivated, until when, and how to restore it.
+ */
 export function DeactivateModal({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
   const { logout } = useSession();
@@ -28,7 +35,9 @@ export function DeactivateModal({ onClose }: { onClose(): void }) {
     }
     try {
       session.endingHere(true); // the server ends the sessions: its word on the socket is this deactivation's
-      await deactivate({ confirmationText: DELETE_CONFIRMATION }).unwrap();
+      const answer = await deactivate({ confirmationText: DELETE_CONFIRMATION }).unwrap();
+      const purgeAfter = answer?.purgeAfter ?? new Date(Date.now() + RESTORE_DAYS * 24 * 3600 * 1000).toISOString();
+      localStorage.setItem(STORAGE_KEYS.deactivated, purgeAfter);
       await logout('/');
     } catch (failure) {
       session.endingHere(false);

@@ -7,6 +7,7 @@ import { applyAccountLanguage } from '../../../lib/i18n';
 import { AccountDeletedError, type LoginResult, type SessionManager } from '../../../lib/session/session';
 import { useSessionManager } from '../../../lib/session/SessionProvider';
 import { sessionResolved, userFromTokens } from '../../../lib/session/slice';
+import { STORAGE_KEYS } from '../../../lib/session/storage';
 import { toastShown } from '../../../lib/toast';
 
 // The code can be exchanged once: a second effect run (React's StrictMode) shares the first one's answer.
@@ -20,6 +21,9 @@ function completeOnce(manager: SessionManager): Promise<LoginResult> {
   }
   return promise;
 }
+
+/** The word that the account is restored stays long enough to be read in full (it says what came back). */
+export const REACTIVATED_TOAST_MS = 10_000;
 
 /** /callback: completes the sign-in, registers the account, then returns to the saved page (default /). */
 export function CallbackPage() {
@@ -40,8 +44,10 @@ export function CallbackPage() {
           .catch((error: unknown) => console.warn('The saved language could not be read', error));
         if (!active) return;
         dispatch(sessionResolved(userFromTokens(result.user)));
+        // Signed in again: the sign-in page has no deactivation left to speak of.
+        localStorage.removeItem(STORAGE_KEYS.deactivated);
         if (result.reactivated) {
-          dispatch(toastShown({ kind: 'success', messageKey: 'auth.reactivated', durationMs: 6000 }));
+          dispatch(toastShown({ kind: 'success', messageKey: 'auth.reactivated', durationMs: REACTIVATED_TOAST_MS }));
         }
         if (result.signupFailed) dispatch(toastShown({ kind: 'error', messageKey: 'auth.errors.signupFailed' }));
         navigate(result.returnTo, { replace: true });

@@ -18,7 +18,9 @@ export interface Plan {
   purchasable?: boolean;
   currency?: Currency;
   billingCycle?: string;
+  /** In English; `i18n` has them in each interface language. */
   features?: string[];
+  i18n?: Partial<Record<'en' | 'fr', { features?: string[] }>>;
   serviceType?: ServiceType;
   recommended?: boolean;
   icon?: 'crown' | 'rocket' | 'infinite';
@@ -150,6 +152,12 @@ const billingApi = api.injectEndpoints({
       transformResponse: sortPlans,
       providesTags: [{ type: 'Plan', id: 'LIST' }],
     }),
+    /** Pay Per Track: one result's price per service (spec: shown among the plans, not bought as a pack). */
+    getPayPerTrackPlans: build.query<Plan[], void>({
+      query: () => '/plans/payngo',
+      transformResponse: sortPlans,
+      providesTags: [{ type: 'Plan', id: 'PAYNGO' }],
+    }),
     getUsageHistory: build.query<UsageEntry[], void>({
       query: () => '/subscriptions/usage-history',
       transformResponse: (answer: UsageEntry[] | { history?: UsageEntry[] }) =>
@@ -179,6 +187,7 @@ export const {
   useGetCurrentSubscriptionQuery,
   useCancelSubscriptionMutation,
   useGetPlansQuery,
+  useGetPayPerTrackPlansQuery,
   useGetUsageHistoryQuery,
   useGetPaymentHistoryQuery,
 } = billingApi;

@@ -225,9 +225,9 @@ describe('the payments section', () => {
     expect(rows().map(cells)).toEqual([
       ['Mobile money', '7 janv. 2026', '3\u202f000\u00a0FCFA', 'Expiré'],
       ['Mobile money', '6 janv. 2026', '3\u202f000\u00a0FCFA', 'Annulé'],
-      ['Carte bancaire', '5 janv. 2026', '$19,99', 'Remboursé'],
+      ['Carte bancaire', '5 janv. 2026', '19,99\u00a0$', 'Remboursé'],
       ['PayPal', '4 janv. 2026', '18,99\u00a0€', 'Échoué'],
-      ['PayPal', '3 janv. 2026', '$4,99', 'En attente'],
+      ['PayPal', '3 janv. 2026', '4,99\u00a0$', 'En attente'],
       ['Mobile money', '2 janv. 2026', '37\u202f500\u00a0FCFA', 'Payé'],
     ]);
     expect(rawTranslationKeys(section())).toEqual([]);

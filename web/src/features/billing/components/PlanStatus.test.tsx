@@ -39,6 +39,38 @@ describe('the header’s plan badge and credits', () => {
     expect(screen.getByRole('link', { name: 'View packs' })).toBeTruthy();
   });
 
+  it('shows until when the credits of a pack bought once last, as the spec’s header shows a plan’s expiry', async () => {
+    const answer = subscription({ AI_MASTERING: 5, STEM_SEPARATION: 0, AUDIO_ENHANCEMENT: 0 });
+    const { subscription: current } = answer.body as { subscription: Record<string, unknown> };
+    // As the server sends it for one pack paid once (PayPal or Orange Money): it does not renew.
+    Object.assign(current, {
+      plan: { id: 'mastering-starter', name: 'Starter', serviceType: 'AI_MASTERING', billingCycle: 'MONTHLY' },
+      status: 'active',
+      startDate: '2026-11-26T10:00:00.000Z',
+      endDate: '2026-12-26T10:00:00.000Z',
+      activePacks: [
+        {
+          id: 'p1',
+          planId: 'mastering-starter',
+          planName: 'Starter',
+          serviceType: 'AI_MASTERING',
+          billingCycle: 'MONTHLY',
+          limit: 5,
+          used: 0,
+          remaining: 5,
+          startDate: '2026-11-26T10:00:00.000Z',
+          endDate: '2026-12-26T10:00:00.000Z',
+          renews: false,
+          renewalCancelled: false,
+        },
+      ],
+    });
+    fakeServer({ 'GET /api/subscriptions/current': () => answer });
+    renderRoutes([{ path: '/', element: <PlanStatus /> }]);
+    await screen.findByText('Mastering: 5 credits');
+    expect(document.querySelector('.plan-status__expiry')?.textContent).toBe('Credits valid until Dec 26, 2026');
+  });
+
   it('follow the credits.changed socket message without waiting for the next poll', async () => {
     let mastering = 5;
     fakeServer({

@@ -16,14 +16,20 @@ export function PlanStatus() {
   });
   if (isLoading || isError || data === undefined) return null;
   const planName = data?.plan?.name ?? null;
+  // Packs paid once (every pack sold today) do not renew: the header says until when their credits last, the
+  // soonest end first (the credits that lapse first), as the spec's header gives a plan's expiry.
+  const packs = data?.activePacks ?? [];
+  const paidOnce = packs.length > 0 && packs.every((pack) => !pack.renews);
+  const soonest = paidOnce ? packs.map((pack) => pack.endDate).sort()[0] : undefined;
+  const endDate = soonest ?? data?.endDate ?? null;
   return (
     <div className="plan-status">
       <div className="plan-status__plan">
         <span className={`badge${planName ? ' badge--accent' : ''}`}>{planName ?? t('plan.none')}</span>
         {data?.plan?.unlimitedPreview && <span className="badge badge--muted">{t('plan.unlimitedPreview')}</span>}
-        {data?.endDate && (
+        {endDate && (
           <span className="plan-status__expiry">
-            {t('plan.expires', { date: formatDate(data.endDate, i18n.language) })}
+            {t(paidOnce ? 'plan.validUntil' : 'plan.expires', { date: formatDate(endDate, i18n.language) })}
           </span>
         )}
         <Link className="button button--small" to="/accountSettings?section=plans">

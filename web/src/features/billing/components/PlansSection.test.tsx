@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, jest } from '@jest/globals';
+import i18n from 'i18next';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { fakeServer, renderRoutes } from '../../../test/fakes';
 import type { Plan } from '../api/billing';
 import { type PackPurchaseSlotProps, PlansSection, priceIn } from './PlansSection';
@@ -14,6 +15,7 @@ const STARTER: Plan = {
   priceXOF: 12500,
   serviceType: 'AI_MASTERING',
   features: ['5 masters a month'],
+  i18n: { en: { features: ['5 masters a month'] }, fr: { features: ['5 masters par mois'] } },
   icon: 'rocket',
   yearly: { priceUSD: 191.9, priceEUR: 182.3, priceXOF: 120000 },
   yearlyDiscountPercent: 20,
@@ -43,10 +45,28 @@ const ONE_OFF = {
   renewalCancelled: false,
 };
 
+/** The single-track price of the service, as `/api/plans/payngo` sends it. */
+const PAY_PER_TRACK: Plan = {
+  id: 'payngo-mastering',
+  name: 'Pay Per Track',
+  price: 4.99,
+  priceUSD: 4.99,
+  priceEUR: 4.59,
+  priceXOF: 3000,
+  serviceType: 'AI_MASTERING',
+  features: ['One mastered track'],
+  i18n: { en: { features: ['One mastered track'] }, fr: { features: ['Un titre masterisé'] } },
+  purchasable: false,
+};
+
 function setup(packs: Array<Record<string, unknown>> = [{ ...PACK, renews: true }]) {
   const cancelled = new Set<string>();
   const server = fakeServer({
     'GET /api/plans': () => ({ status: 200, body: { plans: [STARTER] } }),
+    'GET /api/plans/payngo': () => ({
+      status: 200,
+      body: { plans: [PAY_PER_TRACK, { ...PAY_PER_TRACK, id: 'payngo-stems', serviceType: 'STEM_SEPARATION' }] },
+    }),
     'GET /api/subscriptions/current': () => ({
       status: 200,
       body: {
@@ -79,6 +99,10 @@ function setup(packs: Array<Record<string, unknown>> = [{ ...PACK, renews: true 
   return { server, bought };
 }
 
+afterEach(async () => {
+  await act(() => i18n.changeLanguage('en'));
+});
+
 describe('the plans section', () => {
   it('prices a year from the server, else as 12 months less 20 %', () => {
     expect(priceIn(STARTER, 'USD', 'YEARLY')).toBe(191.9);
@@ -98,6 +122,31 @@ describe('the plans section', () => {
     await screen.findByText('purchase panel');
     expect(bought.at(-1)).toMatchObject({ billingCycle: 'YEARLY', currency: 'USD', amount: 191.9 });
     expect(bought.at(-1)?.plan.id).toBe('mastering-starter');
+  });
+
+  it('shows the Pay Per Track plan of the service among the cards, its buy button disabled (spec §2)', async () => {
+    setup();
+    const card = (await screen.findByRole('heading', { name: 'Pay Per Track' })).closest('li')!;
+    expect(card.querySelector('.plan-card__price')?.textContent).toBe('3,000\u00a0FCFA / track');
+    expect(within(card).getByText('One mastered track')).toBeTruthy();
+    const buy = within(card).getByRole('button', { name: 'Buy Pay Per Track' }) as HTMLButtonElement;
+    expect(buy.disabled).toBe(true);
+    expect(document.getElementById(buy.getAttribute('aria-describedby')!)?.textContent).toMatch(/result/);
+    // One per service: the stems one is not shown under mastering.
+    expect(screen.getAllByRole('heading', { name: 'Pay Per Track' })).toHaveLength(1);
+    expect((screen.getByRole('button', { name: 'Buy Starter' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('in French: the features in French, prices and plurals as French writes them', async () => {
+    await act(() => i18n.changeLanguage('fr'));
+    setup([{ ...PACK, renews: false, remaining: 4, used: 1 }]);
+    await screen.findByText(/^4 restants, 1 utilisé sur 5 ·/);
+    expect(screen.getByText('5 masters par mois')).toBeTruthy();
+    expect(screen.queryByText('5 masters a month')).toBeNull();
+    expect(screen.getByText('Un titre masterisé')).toBeTruthy();
+    await userEvent.selectOptions(screen.getByLabelText('Devise'), 'USD');
+    const prices = [...document.querySelectorAll('.plan-card__price')].map((price) => price.textContent);
+    expect(prices).toEqual(['4,99\u00a0$ / morceau', '19,99\u00a0$ / mois']);
   });
 
   it('cancels the renewal of one pack, the one that renews, only after the confirmation', async () => {

@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router-dom';
 import { LoadingScreen } from '../../../components/LoadingScreen';
 import { Modal } from '../../../components/Modal';
 import { CrownIcon, InfiniteIcon, RocketIcon } from '../../../components/icons';
-import { CURRENCIES, type Currency, formatDate, formatMoney } from '../../../lib/format';
+import { CURRENCIES, type Currency, formatDate, formatMoney, formatNumber } from '../../../lib/format';
 import type { SettingsSectionProps } from '../../../lib/settings-sections';
 import { toastShown } from '../../../lib/toast';
 import { useAppDispatch } from '../../../lib/hooks';
@@ -16,6 +16,7 @@ import {
   type ServiceType,
   useCancelSubscriptionMutation,
   useGetCurrentSubscriptionQuery,
+  useGetPayPerTrackPlansQuery,
   useGetPlansQuery,
 } from '../api/billing';
 
@@ -51,6 +52,12 @@ export function priceIn(plan: Plan, currency: Currency, cycle: BillingCycle = 'M
 
 const ICONS = { crown: CrownIcon, rocket: RocketIcon, infinite: InfiniteIcon } as const;
 
+/** A plan's selling points in the interface language (the catalogue has each language), else as sent. */
+export function planFeatures(plan: Plan, language: string): string[] {
+  const localized = plan.i18n?.[language === 'en' ? 'en' : 'fr']?.features;
+  return localized && localized.length > 0 ? localized : (plan.features ?? []);
+}
+
 interface PlansSectionProps extends SettingsSectionProps {
   Purchase?: ComponentType<PackPurchaseSlotProps>;
 }
@@ -60,10 +67,13 @@ export function PlansSection({ reloadToken, markStale, Purchase }: PlansSectionP
   const { t, i18n } = useTranslation();
   const dispatch = useAppDispatch();
   const plans = useGetPlansQuery();
+  // The Pay Per Track plan is shown among the cards, its buy button disabled (spec §2): a track is paid on its result.
+  const payPerTrack = useGetPayPerTrackPlansQuery();
   const subscription = useGetCurrentSubscriptionQuery();
   const [cancelSubscription, cancelState] = useCancelSubscriptionMutation();
   useReload(reloadToken, () => {
     void plans.refetch();
+    void payPerTrack.refetch();
     void subscription.refetch();
   });
   const [params, setParams] = useSearchParams();
@@ -124,9 +134,15 @@ export function PlansSection({ reloadToken, markStale, Purchase }: PlansSectionP
                   </p>
                   <p>
                     {t('subscription.packLine', {
-                      remaining: pack.remaining ?? na,
-                      used: pack.used ?? na,
-                      total: pack.limit ?? na,
+                      left: t('subscription.packLeft', {
+                        count: pack.remaining ?? 0,
+                        formatted: formatNumber(pack.remaining ?? 0, language),
+                      }),
+                      used: t('subscription.packUsed', {
+                        count: pack.used ?? 0,
+                        formatted: formatNumber(pack.used ?? 0, language),
+                        total: formatNumber(pack.limit ?? 0, language),
+                      }),
                       start: pack.startDate ? formatDate(pack.startDate, language) : na,
                       end: pack.endDate ? formatDate(pack.endDate, language) : na,
                     })}
@@ -134,7 +150,11 @@ export function PlansSection({ reloadToken, markStale, Purchase }: PlansSectionP
                   <progress
                     max={pack.limit || 1}
                     value={pack.used ?? 0}
-                    aria-label={t('subscription.usedOf', { used: pack.used, total: pack.limit })}
+                    aria-label={t('subscription.usedOf', {
+                      count: pack.used ?? 0,
+                      formatted: formatNumber(pack.used ?? 0, language),
+                      total: formatNumber(pack.limit ?? 0, language),
+                    })}
                   />
                   {!pack.renews && (
                     <p className="muted">
@@ -208,6 +228,30 @@ export function PlansSection({ reloadToken, markStale, Purchase }: PlansSectionP
           </div>
         ) : (
           <ul className="plan-cards">
+            {(payPerTrack.data ?? [])
+              .filter((plan) => plan.serviceType === service)
+              .map((plan) => (
+                <li key={plan.id} className="plan-card">
+                  <h4 className="plan-card__name">{t('subscription.payPerTrack')}</h4>
+                  <p className="plan-card__price">
+                    {formatMoney(priceIn(plan, currency), currency, language)}
+                    <span className="muted"> {t('subscription.perTrack')}</span>
+                  </p>
+                  <FeatureList plan={plan} language={language} />
+                  <button
+                    type="button"
+                    className="button"
+                    disabled
+                    aria-describedby={`${currencyId}-${plan.id}`}
+                    aria-label={t('subscription.buyPlan', { name: t('subscription.payPerTrack') })}
+                  >
+                    {t('subscription.buy')}
+                  </button>
+                  <p id={`${currencyId}-${plan.id}`} className="muted">
+                    {t('subscription.payPerTrackHint')}
+                  </p>
+                </li>
+              ))}
             {(plans.data ?? [])
               .filter((plan) => !plan.serviceType || plan.serviceType === service)
               .map((plan) => {
@@ -235,11 +279,7 @@ export function PlansSection({ reloadToken, markStale, Purchase }: PlansSectionP
                         })}
                       </p>
                     )}
-                    <ul>
-                      {(plan.features ?? []).map((feature) => (
-                        <li key={feature}>{feature}</li>
-                      ))}
-                    </ul>
+                    <FeatureList plan={plan} language={language} />
                     <button
                       type="button"
                       className="button"
@@ -295,5 +335,16 @@ export function PlansSection({ reloadToken, markStale, Purchase }: PlansSectionP
         </Modal>
       )}
     </section>
+  );
+}
+
+/** A plan's features in the reader's language (the catalogue carries both). */
+function FeatureList({ plan, language }: { plan: Parameters<typeof planFeatures>[0]; language: string }) {
+  return (
+    <ul>
+      {planFeatures(plan, language).map((feature) => (
+        <li key={feature}>{feature}</li>
+      ))}
+    </ul>
   );
 }

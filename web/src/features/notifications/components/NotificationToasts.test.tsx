@@ -71,6 +71,29 @@ describe('notification toasts', () => {
     expect(screen.queryByText('Title old')).toBeNull();
   });
 
+  it('on a phone shows two at once: the third waits until one closes, then gets its full 4 s', async () => {
+    const width = window.innerWidth;
+    Object.defineProperty(window, 'innerWidth', { configurable: true, value: 375 });
+    try {
+      renderRoutes([{ path: '/', element: <NotificationToasts /> }]);
+      await flush();
+      await advance(2500);
+      expect(toastTitles()).toEqual(['Title n1', 'Title n2']);
+      // n1 closes at 4 s: n3 takes its place.
+      await advance(1600);
+      expect(toastTitles()).toEqual(['Title n2', 'Title n3']);
+      await advance(1000);
+      expect(toastTitles()).toEqual(['Title n3']);
+      // n3 showed at about 4 s: it is still there at 7.5 s, gone by 8.5 s.
+      await advance(2400);
+      expect(toastTitles()).toEqual(['Title n3']);
+      await advance(1000);
+      expect(toastTitles()).toEqual([]);
+    } finally {
+      Object.defineProperty(window, 'innerWidth', { configurable: true, value: width });
+    }
+  });
+
   it('shows each notification once, even when the list is fetched again or the page reloads', async () => {
     const first = renderRoutes([{ path: '/', element: <NotificationToasts /> }]);
     await flush();

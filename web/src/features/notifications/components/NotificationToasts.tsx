@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { STORAGE_KEYS } from '../../../lib/session/storage';
+import { toastsAtOnce } from '../../../lib/toast';
+import { useWindowWidth } from '../../../lib/useWindowWidth';
 import { type AppNotification, notificationLink, textOf } from '../api/model';
 import { useMarkNotificationReadMutation } from '../api/notifications';
 import { useNotifications } from '../hooks/useNotifications';
@@ -91,6 +93,7 @@ function NotificationToast({ notification, onDone }: { notification: AppNotifica
 /**
  * New unread notifications as info toasts, once each (remembered for the browser session), one second apart;
  * each closes after 4 s, and closing it by hand marks it read. A track's notification opens that track when clicked.
+ * On a phone or a tablet no more than two show at once: the next waits for one to close.
  */
 export function NotificationToasts() {
   const { data } = useNotifications();
@@ -100,6 +103,7 @@ export function NotificationToasts() {
   const shown = useRef<Set<string> | null>(null);
   const nextSlot = useRef(0);
   const firstList = useRef(true);
+  const atOnce = toastsAtOnce(useWindowWidth());
 
   useEffect(() => {
     if (!data) return;
@@ -125,7 +129,7 @@ export function NotificationToasts() {
 
   useEffect(() => {
     const [head] = queue;
-    if (!head) return;
+    if (!head || visible.length >= atOnce) return;
     const timer = setTimeout(
       () => {
         setQueue((current) => current.slice(1));
@@ -134,7 +138,7 @@ export function NotificationToasts() {
       Math.max(0, head.at - Date.now()),
     );
     return () => clearTimeout(timer);
-  }, [queue]);
+  }, [queue, visible.length, atOnce]);
 
   return (
     <div className="toaster toaster--top" aria-live="polite">

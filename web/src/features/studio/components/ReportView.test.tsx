@@ -17,6 +17,23 @@ afterEach(async () => {
 });
 
 describe('ReportView loudness target', () => {
+  it('explains a speech result by the spoken word’s -16 LUFS, not by music’s -14', () => {
+    const speech: EngineReport = {
+      settings: { targetLufs: -16, chain: 'voice', preset: 'audio', ceilingDbtp: -1 },
+      before: { integratedLufs: -31, truePeakDbtp: -12 },
+      after: { integratedLufs: -16, truePeakDbtp: -1.5 },
+    };
+    const { unmount } = render(<ReportView report={speech} resultLabel="Enhanced" />);
+    const hint = document.querySelector('.report__hint')!.textContent!;
+    expect(hint).toContain('−16 LUFS');
+    expect(hint).not.toContain('−14');
+    unmount();
+    render(
+      <ReportView report={{ ...speech, settings: { ...speech.settings, chain: 'music' } }} resultLabel="Enhanced" />,
+    );
+    expect(document.querySelector('.report__hint')!.textContent).toContain('music at about −14 LUFS');
+  });
+
   it('says where the target came from and, when the master falls short, what it reached and why', () => {
     render(<ReportView report={SHORT} resultLabel="Master" />);
     expect(screen.getByText(/^Loudness target/).textContent).toBe(

@@ -106,6 +106,9 @@ const audible = (...sets: Array<Array<[number, number]>>): Array<Array<[number, 
   return sets.map((set) => set.map(([hz, level]): [number, number] => [hz, Math.max(level, top - 60)]));
 };
 
+/** The enhancement chains for the spoken word, which is levelled to -16 LUFS, not to music's -14. */
+const SPEECH_CHAINS = new Set(['voice', 'podcast']);
+
 const SHORTFALL_REASONS = new Set(['true-peak-ceiling', 'max-limiting', 'target-range']);
 
 /**
@@ -182,7 +185,9 @@ export function ReportView({ report, resultLabel }: { report: EngineReport; resu
           </tbody>
         </table>
       </div>
-      <p className="muted report__hint">{t('studio:report.hint')}</p>
+      <p className="muted report__hint">
+        {t(SPEECH_CHAINS.has(report.settings?.chain ?? '') ? 'studio:report.hintSpeech' : 'studio:report.hint')}
+      </p>
       <Chart
         label={t('studio:report.curve')}
         yUnit="LUFS"

@@ -104,6 +104,18 @@ describe('VideoResult', () => {
     expect(play).not.toHaveBeenCalled();
   });
 
+  it('shows a first picture before Play: the video loads its data and is moved off 0, its copy too', async () => {
+    await setup();
+    expect(main().preload).toBe('auto');
+    expect(backdrop().preload).toBe('auto');
+    expect(main().currentTime).toBe(0);
+    await loadMetadata(main());
+    expect(main().currentTime).toBeGreaterThan(0);
+    expect(main().currentTime).toBeLessThan(0.05);
+    expect(backdrop().currentTime).toBe(main().currentTime);
+    expect(play).not.toHaveBeenCalled();
+  });
+
   it('switches to the original at the same position, still playing, and back to the start on reset', async () => {
     const { fetchMedia } = await setup();
     await loadMetadata(main());

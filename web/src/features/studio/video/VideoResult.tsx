@@ -23,6 +23,8 @@ const VERSIONS: readonly Version[] = ['preview', 'original'];
 
 /** The overlay hides this long after the last click (spec §2). */
 export const CONTROLS_HIDE_MS = 3000;
+/** Where a video that has not played yet is put, so its first picture shows (a millisecond: nothing is skipped). */
+export const POSTER_SEEK_SECONDS = 0.001;
 /** The blurred copy is put back on the main video's time when it drifts further than this. */
 const BACKDROP_DRIFT_SECONDS = 0.25;
 
@@ -218,7 +220,7 @@ export function VideoResult({ previewUrl, originalUrl, fetchMedia, onPlay, pause
             src={src}
             muted
             playsInline
-            preload="metadata"
+            preload="auto"
             aria-hidden="true"
             tabIndex={-1}
           />
@@ -229,7 +231,7 @@ export function VideoResult({ previewUrl, originalUrl, fetchMedia, onPlay, pause
             className="video-result__video"
             src={src}
             playsInline
-            preload="metadata"
+            preload="auto"
             aria-label={t(`video.${version}`)}
             onLoadedMetadata={(event) => {
               const element = event.currentTarget;
@@ -238,6 +240,11 @@ export function VideoResult({ previewUrl, originalUrl, fetchMedia, onPlay, pause
                 element.currentTime = resumeAt.current;
                 if (backdrop.current) backdrop.current.currentTime = resumeAt.current;
                 resumeAt.current = 0;
+              } else if (element.currentTime === 0 && !wantsPlay.current) {
+                // A poster frame: a video left at 0 before it ever played shows black in Chromium until Play; a seek
+                // (too small to see or hear) makes the browser decode and paint the first picture.
+                element.currentTime = POSTER_SEEK_SECONDS;
+                if (backdrop.current) backdrop.current.currentTime = POSTER_SEEK_SECONDS;
               }
               setTime(element.currentTime);
               if (wantsPlay.current) void start(element);
