@@ -11,6 +11,7 @@ import { afterEach, beforeEach } from 'node:test';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { chromiumExecutable } from './browser.mjs';
+import { startPhoneNetwork } from './phone-network.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
@@ -42,11 +43,14 @@ function freePort() {
 /**
  * Starts `backend/dist/main.js` (built beforehand) and resolves once it answers. `baseUrl` is `http://127.0.0.1:<port>`,
  * also its PUBLIC_URL unless `publicUrl: false` leaves PUBLIC_URL unset (as `npm start` does: http://localhost:<port>).
+ * With `phoneNetwork`, everything goes through a phone's network (`phone-network.mjs`, `server.network`): `baseUrl` and
+ * PUBLIC_URL are the proxy's.
  */
-export async function startServer({ publicUrl = true } = {}) {
+export async function startServer({ publicUrl = true, phoneNetwork = false } = {}) {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'kora-web-e2e-'));
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const network = phoneNetwork ? await startPhoneNetwork(port) : null;
+  const baseUrl = `http://127.0.0.1:${network ? network.port : port}`;
   const env = {
     ...process.env,
     PORT: String(port),
@@ -87,6 +91,7 @@ export async function startServer({ publicUrl = true } = {}) {
     port,
     env,
     dataDir,
+    network,
     output: () => output,
     /** Runs one of the server's command lines (`notify`, `users`) against this server's data. */
     async cli(name, args) {
@@ -101,6 +106,7 @@ export async function startServer({ publicUrl = true } = {}) {
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
+      await network?.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

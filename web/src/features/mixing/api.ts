@@ -1,4 +1,5 @@
 import { api, type ApiExtra, type TokenSource } from '../../lib/api';
+import { postNamingUploads, sendResumable, SendRefusedError } from '../../lib/resumable-upload';
 import type { MusicalStyle, SampleRate, TrackSettings } from './model';
 
 /** A track of a session (`GET /api/mixing/sessions/{id}`). */
@@ -189,39 +190,11 @@ export interface BatchAnswer {
   body: { session?: MixSession; code?: string; message?: string } | null;
 }
 
-function sendBatch(
-  sessionId: string,
-  files: readonly File[],
-  settings: ReadonlyArray<{ fileName: string } & TrackSettings>,
-  token: string | null,
-  onProgress: (loaded: number, total: number) => void,
-): Promise<BatchAnswer> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/api/mixing/sessions/${encodeURIComponent(sessionId)}/tracks/batch`);
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded, event.total);
-    };
-    xhr.onload = () => {
-      let body: BatchAnswer['body'];
-      try {
-        body = xhr.responseText ? (JSON.parse(xhr.responseText) as BatchAnswer['body']) : null;
-      } catch {
-        body = null;
-      }
-      resolve({ status: xhr.status, body });
-    };
-    xhr.onerror = () => reject(new Error('Failed to add tracks'));
-    const form = new FormData();
-    // The settings come first, so the server has them when each file arrives.
-    form.append('settings', JSON.stringify(settings));
-    for (const file of files) form.append('files', file, file.name);
-    xhr.send(form);
-  });
-}
-
-/** Sends the mix's files in one request with their settings (spec §7), retried once with a renewed token on 401. */
+/**
+ * Sends the mix's files (spec §7): each by the resumable protocol (`/api/uploads`, purpose mix-track: a dropped
+ * connection goes on from the server's bytes), then the session takes them, with their settings, in one request
+ * (retried once with a renewed token on 401). A refusal of a file is the answer, as the server's would be.
+ */
 export async function uploadMixTracks(
   session: TokenSource,
   sessionId: string,
@@ -229,17 +202,31 @@ export async function uploadMixTracks(
   settings: ReadonlyArray<{ fileName: string } & TrackSettings>,
   onProgress: (loaded: number, total: number) => void,
 ): Promise<BatchAnswer> {
-  const first = await sendBatch(
-    sessionId,
-    files,
-    settings,
-    await session.getAccessToken().catch(() => null),
-    onProgress,
+  const total = files.reduce((sum, file) => sum + file.size, 0);
+  const uploads: string[] = [];
+  let before = 0;
+  try {
+    for (const file of files) {
+      uploads.push(
+        await sendResumable(session, file, {
+          metadata: { purpose: 'mix-track', filename: file.name },
+          fingerprint: ['kora', 'mix-track', sessionId, file.name, file.size, file.lastModified].join(':'),
+          onProgress: (progress) => {
+            if (progress.phase === 'sending') onProgress(before + progress.done, total);
+          },
+        }),
+      );
+      before += file.size;
+    }
+  } catch (error) {
+    if (error instanceof SendRefusedError) return { status: error.status, body: error.body as BatchAnswer['body'] };
+    throw error;
+  }
+  return postNamingUploads<BatchAnswer['body']>(
+    session,
+    `/api/mixing/sessions/${encodeURIComponent(sessionId)}/tracks/batch`,
+    { uploads, settings },
   );
-  if (first.status !== 401) return first;
-  const renewed = await session.getAccessToken({ forceRefresh: true }).catch(() => null);
-  if (!renewed) return first;
-  return sendBatch(sessionId, files, settings, renewed, onProgress);
 }
 
 /** A stream of the session as a blob, with the bearer token (the board decodes blobs). */

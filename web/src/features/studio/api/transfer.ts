@@ -1,4 +1,5 @@
 import type { TokenSource } from '../../../lib/api';
+import { postNamingUploads, sendResumable, SendRefusedError, type SendProgress } from '../../../lib/resumable-upload';
 
 /** What an upload answered: the track (201) or the server's error body. */
 export interface UploadAnswer {
@@ -8,53 +9,78 @@ export interface UploadAnswer {
 
 export interface UploadRequest {
   file: File;
-  /** Sent before the file, so the server applies the service's size limit early. */
+  /** The form's choice: service, preset, mode, intensity, target. */
   fields: Record<string, string>;
-  /** Other files, sent before the file (mastering's `reference`). */
-  extraFiles?: Array<[field: string, file: File]>;
-  onProgress(loaded: number, total: number): void;
+  /** Mastering's reference track, sent before the file. */
+  reference?: File | null;
+  onProgress(progress: SendProgress): void;
   signal?: AbortSignal;
 }
 
-function send(request: UploadRequest, token: string | null): Promise<UploadAnswer> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/audio/upload');
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    xhr.responseType = 'text';
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) request.onProgress(event.loaded, event.total);
-    };
-    xhr.onload = () => {
-      let body: UploadAnswer['body'];
-      try {
-        body = xhr.responseText ? (JSON.parse(xhr.responseText) as UploadAnswer['body']) : null;
-      } catch {
-        body = null;
-      }
-      resolve({ status: xhr.status, body });
-    };
-    xhr.onerror = () => reject(new Error('Upload failed'));
-    xhr.onabort = () => reject(new DOMException('Upload aborted', 'AbortError'));
-    request.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
-    const form = new FormData();
-    for (const [name, value] of Object.entries(request.fields)) form.append(name, value);
-    for (const [field, extra] of request.extraFiles ?? []) form.append(field, extra, extra.name);
-    form.append('file', request.file, request.file.name);
-    xhr.send(form);
+/** A refusal as the upload's answer (the card shows its message); anything else is thrown. */
+function refusedAnswer(error: unknown): UploadAnswer {
+  if (error instanceof SendRefusedError) return { status: error.status, body: error.body as UploadAnswer['body'] };
+  throw error;
+}
+
+/** The file as sent: a WAV compressed to FLAC in a worker when that pays (never changing a sample), else itself. */
+async function compressed(request: UploadRequest): Promise<{ file: File; flac: boolean }> {
+  const { compressForUpload } = await import('../../../lib/flac/compressForUpload');
+  const result = await compressForUpload(request.file, {
+    signal: request.signal,
+    onProgress: ({ readBytes, totalBytes }) =>
+      request.onProgress({
+        phase: 'compressing',
+        done: readBytes,
+        total: totalBytes,
+        bytesPerSecond: null,
+        remainingMs: null,
+      }),
   });
+  return { file: result.file, flac: result.compressed };
 }
 
 /**
- * Sends a file with XMLHttpRequest (fetch reports no upload progress) and the session's bearer token; a 401 is
- * retried once with a renewed token, as every other call is.
+ * Uploads a file for a service: compressed without loss where that pays, sent by the resumable protocol (the
+ * reference first, for mastering), then the job asked for by `POST /api/audio/upload` naming the uploads. A refusal
+ * at any step is the answer; a network gone for good, or an abort, is thrown.
  */
 export async function uploadTrack(session: TokenSource, request: UploadRequest): Promise<UploadAnswer> {
-  const first = await send(request, await session.getAccessToken().catch(() => null));
-  if (first.status !== 401) return first;
-  const renewed = await session.getAccessToken({ forceRefresh: true }).catch(() => null);
-  if (!renewed) return first;
-  return send(request, renewed);
+  const { service = '', preset = '' } = request.fields;
+  const fingerprint = (file: File, purpose: string, encoding: string) =>
+    ['kora', purpose, service, preset, encoding, file.name, file.size, file.lastModified].join(':');
+  try {
+    let reference: string | null = null;
+    if (request.reference) {
+      reference = await sendResumable(session, request.reference, {
+        metadata: { purpose: 'reference', filename: request.reference.name },
+        fingerprint: fingerprint(request.reference, 'reference', 'raw'),
+        onProgress: request.onProgress,
+        signal: request.signal,
+      });
+    }
+    const sent = await compressed(request);
+    const upload = await sendResumable(session, sent.file, {
+      metadata: {
+        purpose: 'track',
+        service,
+        ...(preset ? { preset } : {}),
+        filename: request.file.name,
+        ...(sent.flac ? { encoding: 'flac' } : {}),
+      },
+      fingerprint: fingerprint(request.file, 'track', sent.flac ? 'flac' : 'raw'),
+      onProgress: request.onProgress,
+      signal: request.signal,
+    });
+    return await postNamingUploads<UploadAnswer['body']>(
+      session,
+      '/api/audio/upload',
+      { ...request.fields, upload, ...(reference ? { reference } : {}) },
+      request.signal,
+    );
+  } catch (error) {
+    return refusedAnswer(error);
+  }
 }
 
 /** A stream (`/api/audio/track/{id}/stream/{type}`) as a blob, with the bearer token (waveforms need blobs). */

@@ -5,7 +5,9 @@ import { useSearchParams } from 'react-router-dom';
 import { useAppDispatch } from '../../../lib/hooks';
 import { STORAGE_KEYS } from '../../../lib/session/storage';
 import { useSessionManager } from '../../../lib/session/SessionProvider';
+import type { SendProgress } from '../../../lib/resumable-upload';
 import { type UploadAnswer, uploadTrack } from '../api/transfer';
+import { type UploadingState } from './UploadCard';
 import { tracksApi, useGetTrackQuery } from '../api/tracks';
 import type { UploadMessage } from '../errors';
 import { isInProgress, isResult, uploadRingPercent } from '../progress';
@@ -88,6 +90,18 @@ export interface RecentTracksProps {
  * upload card, upload ring, processing view, result. The open track is in the address (`?track=`), so a reload
  * in the middle of processing comes back to it.
  */
+/**
+ * The upload ring's percent for what the sending says: compressing fills the first tenth of the upload's share, then
+ * sending the rest (all of it when nothing was compressed). A pause says nothing of the bytes: the caller keeps the
+ * highest percent shown, so the ring never goes back.
+ */
+function sendingPercent(progress: SendProgress, compressed: boolean): number {
+  if (progress.phase === 'paused' || progress.total <= 0) return 0;
+  const fraction = progress.done / progress.total;
+  if (progress.phase === 'compressing') return uploadRingPercent(0.1 * fraction, 1);
+  return uploadRingPercent(compressed ? 0.1 + 0.9 * fraction : fraction, 1);
+}
+
 export function StudioPage({
   className,
   header,
@@ -106,7 +120,7 @@ export function StudioPage({
   const [service, setService] = useState<ServiceId>(() =>
     initialService(params.get('service'), localStorage.getItem(STORAGE_KEYS.selectedService)),
   );
-  const [uploading, setUploading] = useState<{ filename: string; percent: number } | null>(null);
+  const [uploading, setUploading] = useState<UploadingState | null>(null);
   // Bumped when a job starts here, so the recent list shows it at once.
   const [refreshSignal, setRefreshSignal] = useState(0);
   const workArea = useRef<HTMLDivElement>(null);
@@ -187,12 +201,22 @@ export function StudioPage({
     reference: File | null,
   ): Promise<UploadMessage | null> => {
     setUploading({ filename: file.name, percent: 0 });
+    // Whether the file was compressed before sending: compressing then takes the first tenth of the ring's share.
+    let compressed = false;
     try {
       const answer = await uploadTrack(session, {
         file,
         fields,
-        extraFiles: reference ? [['reference', reference]] : [],
-        onProgress: (loaded, total) => setUploading({ filename: file.name, percent: uploadRingPercent(loaded, total) }),
+        reference,
+        onProgress: (progress) => {
+          if (progress.phase === 'compressing') compressed = true;
+          const percent = sendingPercent(progress, compressed);
+          setUploading((previous) => ({
+            filename: file.name,
+            percent: Math.max(previous?.percent ?? 0, percent),
+            progress,
+          }));
+        },
       });
       if (answer.status === 201 && answer.body?.id) {
         openTrack(answer.body.id);

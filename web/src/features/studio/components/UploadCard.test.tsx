@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, jest } from '@jest/globals';
+import i18n from 'i18next';
 import { UploadCard } from './UploadCard';
 
 const MB = 1024 * 1024;
@@ -56,10 +57,40 @@ describe('the upload card', () => {
     expect(onStart).toHaveBeenCalledWith(expect.any(File), { service: 'AUDIO_ENHANCEMENT', preset: 'video' }, null);
   });
 
+  it('offers the five enhancement presets, each with a line on what it is for, and sends the one chosen', async () => {
+    const { onStart } = setup({ service: 'AUDIO_ENHANCEMENT' });
+    const group = screen.getByRole('group', { name: 'What are you enhancing?' });
+    const names = [...group.querySelectorAll('button')].map((button) => button.textContent);
+    expect(names).toEqual(['Voice', 'Music', 'Podcast', 'Audio', 'Video']);
+    const lines = new Set<string>();
+    for (const name of names) {
+      const button = screen.getByRole('button', { name: name! });
+      fireEvent.click(button);
+      expect(button.getAttribute('aria-pressed')).toBe('true');
+      const line = document.getElementById(button.getAttribute('aria-describedby')!)?.textContent ?? '';
+      expect(line.length).toBeGreaterThan(20);
+      lines.add(line);
+    }
+    expect(lines.size).toBe(5);
+    fireEvent.click(screen.getByRole('button', { name: 'Podcast' }));
+    await choose(fakeFile('episode.wav', 2 * MB, 'audio/wav'));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Start' }));
+    });
+    expect(onStart).toHaveBeenCalledWith(expect.any(File), { service: 'AUDIO_ENHANCEMENT', preset: 'podcast' }, null);
+  });
+
+  /** The loudness target chosen among the radio buttons. */
+  const chosenTarget = () =>
+    screen
+      .getAllByRole('radio')
+      .map((radio) => radio as HTMLInputElement)
+      .find((radio) => radio.checked)?.value;
+
   it('sends mastering’s intensity and loudness target', async () => {
     const { onStart } = setup();
     fireEvent.click(screen.getByRole('button', { name: 'Punchy' }));
-    fireEvent.change(screen.getByLabelText('Loudness target'), { target: { value: 'apple' } });
+    fireEvent.click(screen.getByRole('radio', { name: 'Apple Music (−16 LUFS)' }));
     await choose(fakeFile('song.wav', 2 * MB, 'audio/wav'));
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Start' }));
@@ -82,7 +113,7 @@ describe('the upload card', () => {
     await act(async () => {
       fireEvent.change(referenceInput, { target: { files: [track] } });
     });
-    expect((screen.getByLabelText('Loudness target') as HTMLSelectElement).value).toBe('reference');
+    expect(chosenTarget()).toBe('reference');
     const song = fakeFile('song.wav', 2 * MB, 'audio/wav');
     const fileInput = document.querySelectorAll('input[type=file]')[1] as HTMLInputElement;
     await act(async () => {
@@ -96,20 +127,19 @@ describe('the upload card', () => {
 
   it('lets a reference set the target without losing the pick, and gives the pick back when it is removed', async () => {
     const { onStart } = setup();
-    const target = () => screen.getByLabelText('Loudness target') as HTMLSelectElement;
-    fireEvent.change(target(), { target: { value: 'club' } });
+    fireEvent.click(screen.getByRole('radio', { name: 'Club and DJ sets (−9 LUFS)' }));
     const referenceInput = document.querySelectorAll('input[type=file]')[0] as HTMLInputElement;
     await act(async () => {
       fireEvent.change(referenceInput, { target: { files: [fakeFile('their-hit.mp3', 4 * MB, 'audio/mpeg')] } });
     });
-    expect(target().value).toBe('reference');
+    expect(chosenTarget()).toBe('reference');
     expect(screen.getByText(/^The loudness now follows the reference/).textContent).toBe(
       'The loudness now follows the reference. Remove it to go back to your choice: Club and DJ sets (−9 LUFS).',
     );
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
     });
-    expect(target().value).toBe('club');
+    expect(chosenTarget()).toBe('club');
     expect(screen.queryByText(/^The loudness now follows the reference/)).toBeNull();
     await choose(fakeFile('song.wav', 2 * MB, 'audio/wav'));
     await act(async () => {
@@ -181,5 +211,37 @@ describe('the upload card', () => {
     expect(screen.getByText('{"mode":"vocals"}')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Drums' }));
     expect(screen.getByText('{"mode":"drums"}')).toBeTruthy();
+  });
+
+  it('says what the sending does: bytes of the total, speed and time left, or paused for the network, in the reader’s language', async () => {
+    const sending = {
+      filename: 'sunu-gaal.wav',
+      percent: 12,
+      progress: {
+        phase: 'sending' as const,
+        done: 8_300_000,
+        total: 45_000_000,
+        bytesPerSecond: 250_000,
+        remainingMs: 130_800,
+      },
+    };
+    const { rerender } = render(
+      <UploadCard service="AI_MASTERING" uploading={sending} onStart={jest.fn(async () => null)} />,
+    );
+    expect(screen.getByRole('status').textContent).toBe('8.3 MB of 45 MB sent · 250 kB/s · About 2:11 left');
+    const paused = { ...sending, progress: { ...sending.progress, phase: 'paused' as const } };
+    rerender(<UploadCard service="AI_MASTERING" uploading={paused} onStart={jest.fn(async () => null)} />);
+    expect(screen.getByRole('status').textContent).toBe(
+      'Paused: waiting for the network. The upload will continue by itself.',
+    );
+    await act(() => i18n.changeLanguage('fr'));
+    try {
+      rerender(<UploadCard service="AI_MASTERING" uploading={sending} onStart={jest.fn(async () => null)} />);
+      expect(screen.getByRole('status').textContent?.replace(/\u202f|\u00a0/g, ' ')).toBe(
+        '8,3 Mo sur 45 Mo envoyés · 250 ko/s · Environ 2:11 restantes',
+      );
+    } finally {
+      await act(() => i18n.changeLanguage('en'));
+    }
   });
 });

@@ -1,9 +1,11 @@
 import { type ReactNode, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { formatDuration } from '../../../lib/format';
 import { serverAvailable } from '../../../lib/health';
+import type { SendProgress } from '../../../lib/resumable-upload';
 import type { UploadMessage } from '../errors';
-import { acceptFor, checkFile } from '../validation';
+import { acceptFor, checkFile, ENHANCEMENT_PRESETS, type EnhancementPreset } from '../validation';
 import { ProgressRing } from './ProgressRing';
 
 export type UploadService = 'AI_MASTERING' | 'STEM_SEPARATION' | 'AUDIO_ENHANCEMENT';
@@ -19,17 +21,22 @@ export const plansLink = (service: string) =>
   `/accountSettings?section=plans&service=${encodeURIComponent(service)}#plansSection`;
 
 const MODES = ['vocals', 'drums', 'guitars', 'full'] as const;
-const PRESETS = ['audio', 'video'] as const;
 const INTENSITIES = ['low', 'medium', 'high'] as const;
 const TARGETS = ['streaming', 'apple', 'club'] as const;
 type Preset = (typeof TARGETS)[number];
 /** With a reference track, the master can also take the reference's loudness. */
 type Target = Preset | 'reference';
 
+/** The file being sent, the ring's percent (0-30) and what the sending says of itself, while the upload runs. */
+export interface UploadingState {
+  filename: string;
+  percent: number;
+  progress?: SendProgress;
+}
+
 export interface UploadCardProps {
   service: UploadService;
-  /** The file being sent and the ring's percent (0-30), while the upload runs. */
-  uploading: { filename: string; percent: number } | null;
+  uploading: UploadingState | null;
   /** Sends the file (and mastering's reference track); resolves with the refusal to show, or null once taken. */
   onStart(file: File, fields: Record<string, string>, reference: File | null): Promise<UploadMessage | null>;
   /** The other ways to a track (the demo, the media library), given by the app with the card's options. */
@@ -58,7 +65,7 @@ export function UploadCard({
   const [banner, setBanner] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const [mode, setMode] = useState<(typeof MODES)[number]>('vocals');
-  const [preset, setPreset] = useState<(typeof PRESETS)[number]>('audio');
+  const [preset, setPreset] = useState<EnhancementPreset>('audio');
   const [intensity, setIntensity] = useState<(typeof INTENSITIES)[number]>('medium');
   const [target, setTarget] = useState<Target>('streaming');
   // The user's own pick among the presets, kept while a reference sets the target and restored when it goes.
@@ -118,7 +125,7 @@ export function UploadCard({
     if (referenceInput.current) referenceInput.current.value = '';
   };
 
-  const choosePreset = (next: (typeof PRESETS)[number]) => {
+  const choosePreset = (next: EnhancementPreset) => {
     setPreset(next);
     // A file picked for the other kind no longer fits.
     if (file && checkFile(file, service, next)) {
@@ -158,6 +165,7 @@ export function UploadCard({
       <div className="upload-card upload-card--busy">
         <ProgressRing percent={uploading.percent} label={t('studio:upload.uploading')} />
         <p className="upload-card__filename">{uploading.filename}</p>
+        {uploading.progress && <SendLine progress={uploading.progress} />}
       </div>
     );
   }
@@ -186,12 +194,21 @@ export function UploadCard({
         <fieldset className="studio-options">
           <legend>{t('studio:upload.preset')}</legend>
           <div className="segmented">
-            {PRESETS.map((value) => (
-              <button key={value} type="button" aria-pressed={preset === value} onClick={() => choosePreset(value)}>
+            {ENHANCEMENT_PRESETS.map((value) => (
+              <button
+                key={value}
+                type="button"
+                aria-pressed={preset === value}
+                aria-describedby={preset === value ? `${inputId}-preset` : undefined}
+                onClick={() => choosePreset(value)}
+              >
                 {t(`studio:presets.${value}`)}
               </button>
             ))}
           </div>
+          <p id={`${inputId}-preset`} className="muted studio-options__hint">
+            {t(`studio:presetHints.${preset}`)}
+          </p>
         </fieldset>
       )}
       {service === 'AI_MASTERING' && (
@@ -211,31 +228,33 @@ export function UploadCard({
               ))}
             </div>
           </fieldset>
-          <div className="field">
-            <label htmlFor={`${inputId}-target`}>{t('studio:upload.target')}</label>
-            <select
-              id={`${inputId}-target`}
-              value={target}
-              aria-describedby={target === 'reference' ? `${inputId}-target-note` : undefined}
-              onChange={(event) => {
-                const next = event.target.value as Target;
-                setTarget(next);
-                if (next !== 'reference') setPicked(next);
-              }}
-            >
-              {reference && <option value="reference">{t('studio:targets.reference')}</option>}
-              {TARGETS.map((value) => (
-                <option key={value} value={value}>
-                  {t(`studio:targets.${value}`)}
-                </option>
+          {/* Radio buttons, not a dropdown: a closed dropdown shows its choice on one line, which a phone cuts
+              ("Streaming: Spotify, YouTube, Deezer (−1"); a radio's label wraps. */}
+          <fieldset className="target" aria-describedby={target === 'reference' ? `${inputId}-target-note` : undefined}>
+            <legend>{t('studio:upload.target')}</legend>
+            <div className="target__options">
+              {(reference ? (['reference', ...TARGETS] as const) : TARGETS).map((value) => (
+                <label key={value} className="target__option">
+                  <input
+                    type="radio"
+                    name={`${inputId}-target`}
+                    value={value}
+                    checked={target === value}
+                    onChange={() => {
+                      setTarget(value);
+                      if (value !== 'reference') setPicked(value);
+                    }}
+                  />
+                  <span>{t(`studio:targets.${value}`)}</span>
+                </label>
               ))}
-            </select>
+            </div>
             {target === 'reference' && (
               <p id={`${inputId}-target-note`} className="muted reference__hint">
                 {t('studio:upload.targetFromReference', { pick: t(`studio:targets.${picked}`) })}
               </p>
             )}
-          </div>
+          </fieldset>
           <div className="field reference">
             <span className="reference__title">{t('studio:upload.reference')}</span>
             <p className="muted reference__hint">{t('studio:upload.referenceHint')}</p>
@@ -329,5 +348,39 @@ export function UploadCard({
         {sources?.(options())}
       </div>
     </div>
+  );
+}
+
+/**
+ * What the sending says while it runs: compressing; bytes sent of the total, the speed and the time left; or paused,
+ * waiting for the network (it goes on by itself). Sizes and speeds in the reader's language (`Intl`: "12,3 Mo").
+ */
+function SendLine({ progress }: { progress: SendProgress }) {
+  const { t, i18n } = useTranslation();
+  const size = (bytes: number) =>
+    new Intl.NumberFormat(i18n.language, {
+      style: 'unit',
+      unit: 'megabyte',
+      maximumFractionDigits: bytes < 10 * 1e6 ? 1 : 0,
+    }).format(bytes / 1e6);
+  let text: string;
+  if (progress.phase === 'paused') text = t('studio:upload.paused');
+  else if (progress.phase === 'compressing') text = t('studio:upload.compressing');
+  else {
+    const sent = t('studio:upload.sent', { done: size(progress.done), total: size(progress.total) });
+    const speed =
+      progress.bytesPerSecond === null
+        ? ''
+        : ` · ${new Intl.NumberFormat(i18n.language, { style: 'unit', unit: 'kilobyte-per-second', maximumFractionDigits: 0 }).format(progress.bytesPerSecond / 1e3)}`;
+    const left =
+      progress.remainingMs === null
+        ? ''
+        : ` · ${t('studio:processing.remaining', { time: formatDuration(Math.ceil(progress.remainingMs / 1000)) })}`;
+    text = `${sent}${speed}${left}`;
+  }
+  return (
+    <p className="upload-card__send muted" role="status" data-phase={progress.phase}>
+      {text}
+    </p>
   );
 }
