@@ -37,8 +37,8 @@ const schema = z.object({
   BLOB_STORE: z.enum(['local', 'gridfs']).default('local'),
   HEALTH_MIN_FREE_MB: z.coerce.number().int().min(0).default(500),
   /**
-   * Where resumable uploads keep their partial files (default DATA_DIR/uploads): on a volume every replica shares, or
-   * with an upload's requests routed to one replica.
+   * Where resumable uploads keep their partial files (default DATA_DIR/uploads). With several API replicas, an
+   * upload's requests must reach one of them (docs/api.md, "Resumable uploads").
    */
   UPLOAD_STAGING_DIR: z.string().min(1).optional(),
   /**

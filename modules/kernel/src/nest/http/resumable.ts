@@ -13,8 +13,9 @@ import { UploadRejectedError } from './multipart';
  * drop. Once whole, the file is claimed by the module it was sent for (a track, a reference, a mixing track), which
  * checks it by content as an upload in one request is checked, and moves it into the blob store.
  *
- * Partial files live in a directory of this node (`UPLOAD_STAGING_DIR`): several replicas must share it (a shared
- * volume) or route an upload's requests to one replica. Every partial file expires a day after its last byte.
+ * Partial files live in a directory of this node (`UPLOAD_STAGING_DIR`), and an upload's state (who writes it, its
+ * refusal) in this process: with several replicas, an upload's requests must reach one of them (docs/api.md). Every
+ * partial file expires a day after its last byte.
  */
 export const TUS_VERSION = '1.0.0';
 
