@@ -1,4 +1,5 @@
 import { EventStore, ReadStore } from '@kora/kernel';
+import { mixStream } from '@kora/mixing/contracts';
 import { truncateSync } from 'node:fs';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
@@ -101,7 +102,9 @@ describe('mixing sessions', () => {
       ['bass line.wav', 'bass', 'NORMAL'],
     ]);
 
-    const head = await test.app.get(EventStore).headPosition();
+    // What the refusals below must leave as it was: the session's own stream (other work may append elsewhere).
+    const sessionEvents = async () => (await test.app.get(EventStore).readStream(mixStream(id))).length;
+    const recorded = await sessionEvents();
     const mp3 = await request(test.url)
       .post(`/api/mixing/sessions/${id}/tracks`)
       .set(awa.auth)
@@ -131,7 +134,7 @@ describe('mixing sessions', () => {
       .attach('files', vocal)
       .expect(400);
     expect(tooMany.body.code).toBe('MIXING.MAXIMUM_FILES');
-    expect(await test.app.get(EventStore).headPosition()).toBe(head);
+    expect(await sessionEvents()).toBe(recorded);
 
     const bassId = tracks[2]!.trackId as string;
     const changed = await request(test.url)
