@@ -19,6 +19,9 @@ import {
   serveWebClient,
 } from './http/http-pipeline';
 import { redirectToPublicUrl } from './http/public-url';
+import { RevokedSessions } from './auth/revoked-sessions';
+import { TokenBeforeBody } from './auth/token-before-body';
+import { TokenVerifier } from './auth/token-verifier';
 import { BuiltInIdentityProvider } from './identity-provider/built-in-provider';
 import { createLogger, PinoNestLogger } from './observability/logger';
 import { Metrics } from './observability/metrics';
@@ -66,6 +69,8 @@ export async function createApp(config: Config, options: AppOptions & { logger?:
   readAfterPush(fastify, app.get(ProjectionRunner));
   redirectToPublicUrl(fastify, config.publicUrl, config.WEB_ORIGIN);
   bodyParsers(fastify);
+  const tokenBeforeBody = new TokenBeforeBody(app.get(TokenVerifier), app.get(RevokedSessions));
+  tokenBeforeBody.hook(fastify);
   const identity = app.get(IdentityProvider);
   if (identity instanceof BuiltInIdentityProvider) {
     mountRawHandler(fastify, '/oidc', identity.handler(config.TRUST_PROXY));
@@ -82,6 +87,7 @@ export async function createApp(config: Config, options: AppOptions & { logger?:
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs/openapi.json' });
   await serveWebClient(app, config.WEB_DIST ?? defaultWebDist(), logger);
   await app.init();
+  tokenBeforeBody.install(app, routes);
   await fastify.ready();
   return { app, logger, routes };
 }

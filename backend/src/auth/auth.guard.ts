@@ -1,8 +1,10 @@
 import { type CanActivate, type ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { IncomingMessage } from 'node:http';
 import { type AuthenticatedUser, IS_PUBLIC } from '@kora/kernel/nest';
 import { requestContext } from '../observability/request-context';
 import { RevokedSessions } from './revoked-sessions';
+import { AUTH_REQUIRED, userCheckedBeforeBody } from './token-before-body';
 import { bearerToken, InvalidTokenError, TokenVerifier } from './token-verifier';
 
 /**
@@ -23,11 +25,16 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.isPublic(context.getClass(), context.getHandler())) return true;
-    const request = context.switchToHttp().getRequest<{ headers: Record<string, string>; user?: AuthenticatedUser }>();
+    const request = context.switchToHttp().getRequest<{
+      headers: Record<string, string>;
+      raw: IncomingMessage;
+      user?: AuthenticatedUser;
+    }>();
     const token = bearerToken(request.headers.authorization);
     if (!token) throw unauthorized();
     try {
-      const user = await this.verifier.verify(token);
+      // Verified before its body was read (`TokenBeforeBody`); its session may have ended while the body came in.
+      const user = userCheckedBeforeBody(request.raw) ?? (await this.verifier.verify(token));
       if (this.revoked.isRevoked(user)) throw unauthorized();
       request.user = user;
       const current = requestContext.current();
@@ -55,5 +62,5 @@ export class AuthGuard implements CanActivate {
 }
 
 function unauthorized(): UnauthorizedException {
-  return new UnauthorizedException({ statusCode: 401, code: 'AUTH.REQUIRED', message: 'Authentication required' });
+  return new UnauthorizedException({ ...AUTH_REQUIRED });
 }

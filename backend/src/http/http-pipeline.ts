@@ -336,11 +336,15 @@ export const BODY_IDLE_MS = { withToken: 30_000, withoutToken: 10_000 };
  * from the request's start to its body's end; bytes that arrive restart it). On the Node server, so that every
  * route has it, the built-in provider's included.
  */
+/** A request says it has a body by its length or by chunked transfer (HTTP/1.1, RFC 9112 section 6.3). */
+export function announcesBody(headers: IncomingMessage['headers']): boolean {
+  const length = headers['content-length'];
+  return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
+}
+
 export function closeStalledBodies(server: Server, limits: typeof BODY_IDLE_MS = BODY_IDLE_MS): void {
   server.on('request', (request: IncomingMessage) => {
-    const length = request.headers['content-length'];
-    const announced = (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
-    if (!announced || request.complete) return;
+    if (!announcesBody(request.headers) || request.complete) return;
     const socket = request.socket;
     const idleMs = request.headers.authorization ? limits.withToken : limits.withoutToken;
     // A listener on the request's own 'timeout' decides, whatever the server's other timeouts do.

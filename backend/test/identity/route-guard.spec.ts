@@ -1,5 +1,7 @@
+import { connect } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { declaredRoutes } from '../../src/auth/token-before-body';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** The /api routes reachable without a token, each chosen on purpose. */
@@ -53,6 +55,21 @@ describe('authentication on every API route', () => {
     }
   });
 
+  it('takes public and guarded routes from the controllers themselves: every API route declared, the public ones these', () => {
+    const declared = declaredRoutes(test.app).filter((route) => route.path.startsWith('/api/'));
+    const declaredKeys = new Set(declared.map((route) => `${route.method} ${route.path}`));
+    const registeredKeys = new Set(test.routes.map((route) => `${route.method} ${route.path}`));
+    expect([...declaredKeys].filter((key) => !registeredKeys.has(key))).toEqual([]);
+    expect(
+      routes
+        .map((route) => `${route.method} ${route.path}`)
+        .filter((key) => !key.includes('/api/docs') && !declaredKeys.has(key)),
+    ).toEqual([]);
+    expect(new Set(declared.filter((route) => route.isPublic).map((route) => `${route.method} ${route.path}`))).toEqual(
+      PUBLIC_ROUTES,
+    );
+  });
+
   it('keeps the deliberate exceptions reachable', async () => {
     for (const route of PUBLIC_ROUTES) expect(routes.map((r) => `${r.method} ${r.path}`)).toContain(route);
     await request(test.url).get('/api/health').expect(200);
@@ -65,5 +82,78 @@ describe('authentication on every API route', () => {
         code: 'BILLING.INVALID_SIGNATURE',
       });
     }
+  });
+});
+
+/** What a raw HTTP/1.1 exchange got back, once the server answered or closed. */
+function exchange(port: number, head: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(`${head}\r\n\r\n${body}`));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      // The answer's body is JSON on one chunked or sized block: done once it is whole.
+      if (/\r\n\r\n[\s\S]*\}/.test(text)) {
+        socket.destroy();
+        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]), text });
+      }
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text }));
+  });
+}
+
+describe('the token is checked before any body is read', () => {
+  let test: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    test = await startTestApp();
+    port = Number(new URL(test.url).port);
+  });
+  afterAll(() => test.close());
+
+  it('answers an unreadable JSON body 401 without a token, and 400 only to a caller whose token holds', async () => {
+    for (const authorization of [undefined, 'Bearer not-a-token']) {
+      let call = request(test.url).post('/api/mixing/sessions/create').set('Content-Type', 'application/json');
+      if (authorization) call = call.set('Authorization', authorization);
+      const response = await call.send('{"name": "unfinished');
+      expect({ authorization, status: response.status, code: response.body.code }).toEqual({
+        authorization,
+        status: 401,
+        code: 'AUTH.REQUIRED',
+      });
+    }
+    const signedIn = await request(test.url)
+      .post('/api/mixing/sessions/create')
+      .set('Authorization', `Bearer ${await test.token('user-before-body')}`)
+      .set('Content-Type', 'application/json')
+      .send('{"name": "unfinished');
+    expect(signedIn.status).toBe(400);
+  });
+
+  it('answers a body that never comes 401 at once when the token is missing, without waiting for it', async () => {
+    // 1,000 bytes announced, 4 sent, then nothing: only an answer given before the body could be this 401.
+    const head = [
+      'POST /api/mixing/sessions/create HTTP/1.1',
+      `Host: 127.0.0.1:${port}`,
+      'Content-Type: application/json',
+      'Content-Length: 1000',
+    ].join('\r\n');
+    const answer = await exchange(port, head, '{"na');
+    expect(answer.status).toBe(401);
+    expect(answer.text).toContain('"code":"AUTH.REQUIRED"');
+    expect(answer.text.toLowerCase()).toContain('connection: close');
+  });
+
+  it('lets a public route read its body without a token (a provider callback is verified on its bytes)', async () => {
+    const response = await request(test.url)
+      .post('/api/payments/paypal/webhook')
+      .set('Content-Type', 'application/json')
+      .send({ id: 'WH-1', event_type: 'PAYMENT.CAPTURE.COMPLETED' });
+    expect({ status: response.status, code: response.body.code }).toEqual({
+      status: 401,
+      code: 'BILLING.INVALID_SIGNATURE',
+    });
   });
 });
