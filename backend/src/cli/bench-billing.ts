@@ -29,6 +29,8 @@ const ROOT = join(__dirname, '..', '..', '..');
 const CREDITS = 5;
 const PURCHASE_CONCURRENCY = 50;
 const UNLOCK_CONCURRENCY = 64;
+/** As `npm run audit` starts it (package.json): a larger young generation for the replay's short-lived events. */
+const AUDIT_NODE_ARGS = ['--max-semi-space-size=32'];
 
 function accountsWanted(): number {
   const index = process.argv.indexOf('--accounts');
@@ -306,15 +308,18 @@ async function main(): Promise<void> {
     const audit = await new Promise<{ code: number; stdout: string }>((resolve) => {
       execFile(
         process.execPath,
-        [join(ROOT, 'backend/dist/cli/audit.js'), '--csv'],
+        [...AUDIT_NODE_ARGS, join(ROOT, 'backend/dist/cli/audit.js'), '--csv'],
         { env, maxBuffer: 256 << 20 },
         (error, stdout) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout }),
       );
     });
     const auditSeconds = (Date.now() - auditStarted) / 1000;
     const text = await new Promise<string>((resolve) => {
-      execFile(process.execPath, [join(ROOT, 'backend/dist/cli/audit.js')], { env, maxBuffer: 256 << 20 }, (_e, out) =>
-        resolve(out),
+      execFile(
+        process.execPath,
+        [...AUDIT_NODE_ARGS, join(ROOT, 'backend/dist/cli/audit.js')],
+        { env, maxBuffer: 256 << 20 },
+        (_e, out) => resolve(out),
       );
     });
     const replay = /Replayed (\d+) events .* in (\d+) ms \(([\d,]+) events\/s\)/.exec(text);

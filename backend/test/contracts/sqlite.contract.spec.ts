@@ -87,6 +87,92 @@ describe('embedded SQLite event store: group commit', () => {
   });
 });
 
+describe('embedded SQLite read store: relaxed transactions commit together', () => {
+  let opened: ReturnType<typeof openDatabase>;
+  let store: SqliteReadStore;
+  beforeAll(() => {
+    opened = openDatabase();
+    store = new SqliteReadStore(opened.db);
+  });
+  afterAll(async () => opened.close());
+
+  /** Counts the COMMITs the writer runs while `work` does. */
+  async function commitsDuring(work: () => Promise<unknown>): Promise<number> {
+    const statements = Object.getPrototypeOf(opened.db.writer.prepare('SELECT 1')) as {
+      run: (...args: unknown[]) => unknown;
+    };
+    const run = statements.run;
+    let commits = 0;
+    const spy = jest.spyOn(statements, 'run').mockImplementation(function (this: { source: string }, ...args) {
+      if (this.source === 'COMMIT') commits += 1;
+      return run.apply(this, args);
+    });
+    try {
+      await work();
+    } finally {
+      spy.mockRestore();
+    }
+    return commits;
+  }
+
+  it('commits those asked for in one turn once, rolling back only the one that throws', async () => {
+    const relaxed = { durability: 'relaxed' } as const;
+    let outcomes: PromiseSettledResult<unknown>[] = [];
+    const commits = await commitsDuring(async () => {
+      outcomes = await Promise.allSettled([
+        store.transaction(async (tx) => {
+          await tx.collection('grouped').upsert({ _id: 'a' });
+          await tx.setCheckpoint('grouped-a', { position: 1, version: 1 });
+          return 'a';
+        }, relaxed),
+        store.transaction(async (tx) => {
+          await tx.collection('grouped').upsert({ _id: 'b' });
+          await tx.setCheckpoint('grouped-b', { position: 1, version: 1 });
+          throw new Error('refused');
+        }, relaxed),
+        // Sees what the first one wrote, as it would one after the other ("the checkpoint is the lock").
+        store.transaction(async (tx) => (await tx.getCheckpoint('grouped-a'))?.position ?? 0, relaxed),
+      ]);
+    });
+    expect(commits).toBe(1);
+    expect(outcomes).toEqual([
+      { status: 'fulfilled', value: 'a' },
+      { status: 'rejected', reason: new Error('refused') },
+      { status: 'fulfilled', value: 1 },
+    ]);
+    expect((await store.collection('grouped').find({})).map((doc) => doc._id)).toEqual(['a']);
+    expect(await store.getCheckpoint('grouped-b')).toBeNull();
+    expect((await store.getCheckpoint('grouped-a'))?.position).toBe(1);
+  });
+
+  it('answers each of a group with the error when the commit fails, and stores none of them', async () => {
+    const statements = Object.getPrototypeOf(opened.db.writer.prepare('SELECT 1')) as {
+      run: (...args: unknown[]) => unknown;
+    };
+    const run = statements.run;
+    const failing = jest.spyOn(statements, 'run').mockImplementation(function (this: { source: string }, ...args) {
+      if (this.source === 'COMMIT') throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+      return run.apply(this, args);
+    });
+    let outcomes: PromiseSettledResult<void>[];
+    try {
+      outcomes = await Promise.allSettled(
+        ['x', 'y'].map((id) =>
+          store.transaction((tx) => tx.collection('doomed').upsert({ _id: id }), { durability: 'relaxed' }),
+        ),
+      );
+    } finally {
+      failing.mockRestore();
+    }
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect(opened.db.writer.inTransaction).toBe(false);
+    expect(await store.collection('doomed').count()).toBe(0);
+    // And the store goes on, creating the table it lost with the rollback.
+    await store.transaction((tx) => tx.collection('doomed').upsert({ _id: 'z' }), { durability: 'relaxed' });
+    expect(await store.collection('doomed').count()).toBe(1);
+  });
+});
+
 describe('embedded SQLite event store: durability off the event loop', () => {
   /** Holds every fsync of the write-ahead log until released (or fails them). */
   function holdFsyncs(failure?: Error) {

@@ -10,7 +10,7 @@ import {
   type TransactionOptions,
 } from '@kora/kernel';
 import type Database from 'better-sqlite3';
-import { cachedStatement as sql, type SqliteDatabase } from '../sqlite/sqlite-database';
+import { cachedStatement as sql, run, type SqliteDatabase } from '../sqlite/sqlite-database';
 import { compileFilter, compileSort, fieldExpression } from './sql-filter';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,100}$/;
@@ -33,6 +33,14 @@ function isMissingTable(error: unknown): boolean {
   return error instanceof Error && /no such table/.test(error.message);
 }
 
+interface QueuedTransaction {
+  readonly work: (session: ReadStoreSession) => Promise<unknown>;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+type TransactionOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
 interface CheckpointRow {
   name: string;
   position: number;
@@ -48,6 +56,8 @@ interface CheckpointRow {
 export class SqliteReadStore extends ReadStore {
   readonly kind = 'sqlite';
   private readonly tables = new Set<string>();
+  private readonly queued: QueuedTransaction[] = [];
+  private flushing = false;
 
   constructor(private readonly db: SqliteDatabase) {
     super();
@@ -59,18 +69,86 @@ export class SqliteReadStore extends ReadStore {
   }
 
   transaction<R>(work: (session: ReadStoreSession) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
-    return this.db.transaction(
-      async () => {
-        const created = new Set<string>();
-        try {
-          return await work(new SqliteSession(this, created));
-        } catch (error) {
-          for (const table of created) this.tables.delete(table); // rolled back with the transaction
-          throw error;
+    if (options.durability === 'relaxed') {
+      return new Promise<R>((resolve, reject) => {
+        this.queued.push({ work, resolve, reject } as QueuedTransaction);
+        if (!this.flushing) {
+          this.flushing = true;
+          setImmediate(() => void this.flush());
         }
-      },
-      { relaxed: options.durability === 'relaxed' },
-    );
+      });
+    }
+    return this.db.transaction(async () => {
+      const created = new Set<string>();
+      try {
+        return await work(new SqliteSession(this, created));
+      } catch (error) {
+        for (const table of created) this.tables.delete(table); // rolled back with the transaction
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * Relaxed transactions (projection batches, processor checkpoints) asked for while the previous group waits for
+   * the write lock, or in the same turn of the event loop, commit together: one transaction, each under its own
+   * savepoint, so one that throws is rolled back alone and the others are as if run one after the other. Each still
+   * reads and writes its checkpoint inside the transaction ("the checkpoint is the lock"). Each is answered after
+   * the one commit; a failed commit fails them all (nothing of them is stored).
+   */
+  private async flush(): Promise<void> {
+    let group: QueuedTransaction[] = [];
+    let outcomes: TransactionOutcome[] | null = null;
+    try {
+      outcomes = await this.db.exclusive(
+        () => {
+          group = this.queued.splice(0); // taken with the lock held: whatever arrived while waiting joins
+          return this.commitGroup(group);
+        },
+        { relaxed: true },
+      );
+    } catch (error) {
+      for (const request of group) request.reject(error);
+    } finally {
+      if (this.queued.length > 0) setImmediate(() => void this.flush());
+      else this.flushing = false;
+    }
+    if (!outcomes) return;
+    group.forEach((request, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) request.resolve(outcome.value);
+      else request.reject(outcome.error);
+    });
+  }
+
+  private async commitGroup(group: readonly QueuedTransaction[]): Promise<TransactionOutcome[]> {
+    const w = this.db.writer;
+    const outcomes: TransactionOutcome[] = [];
+    const created = new Set<string>();
+    try {
+      run(w, 'BEGIN IMMEDIATE');
+      for (const request of group) {
+        const mine = new Set<string>();
+        run(w, 'SAVEPOINT tx');
+        try {
+          const value = await request.work(new SqliteSession(this, mine));
+          run(w, 'RELEASE tx');
+          for (const table of mine) created.add(table);
+          outcomes.push({ ok: true, value });
+        } catch (error) {
+          for (const table of mine) this.tables.delete(table); // rolled back with its savepoint
+          run(w, 'ROLLBACK TO tx');
+          run(w, 'RELEASE tx');
+          outcomes.push({ ok: false, error });
+        }
+      }
+      run(w, 'COMMIT');
+    } catch (error) {
+      for (const table of created) this.tables.delete(table); // rolled back with the transaction
+      if (w.inTransaction) run(w, 'ROLLBACK');
+      throw error;
+    }
+    return outcomes;
   }
 
   async getCheckpoint(name: string): Promise<Checkpoint | null> {
