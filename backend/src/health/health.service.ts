@@ -48,10 +48,20 @@ export function runningTool(
   }
 }
 
+/**
+ * The last answer each tool gave in this process, the start-up log's included: a health check whose `-version` run
+ * misses its time on a machine busy from the start (demo material, jobs) keeps it rather than reporting the tool down,
+ * which made the web refuse files for a minute.
+ */
+const lastGoodTools = new Map<ToolName, Check>();
+
+function goodCheck({ path, source, version, package: pkg }: ToolIdentity): Check {
+  return { status: 'up', version, path, source, ...(pkg ? { package: pkg } : {}) };
+}
+
 @Injectable()
 export class HealthService {
   private readonly tools = new Map<ToolName, { at: number; check: Check }>();
-  private readonly lastGoodTools = new Map<ToolName, Check>();
   private room: { at: number; ok: boolean } | null = null;
 
   constructor(
@@ -128,17 +138,16 @@ export class HealthService {
     if (cached && Date.now() - cached.at < life) return [tool, cached.check];
     let check: Check;
     try {
-      const { path, source, version, package: pkg } = await runningTool(tool, this.config);
-      check = { status: 'up', version, path, source, ...(pkg ? { package: pkg } : {}) };
+      check = goodCheck(await runningTool(tool, this.config));
     } catch (error) {
       const timedOut = (error as { killed?: boolean }).killed === true;
-      const lastGood = this.lastGoodTools.get(tool);
+      const lastGood = lastGoodTools.get(tool);
       check =
         timedOut && lastGood
           ? lastGood
           : { status: 'down', error: error instanceof Error ? error.message : String(error) };
     }
-    if (check.status === 'up') this.lastGoodTools.set(tool, check);
+    if (check.status === 'up') lastGoodTools.set(tool, check);
     this.tools.set(tool, { at: Date.now(), check });
     return [tool, check];
   }
@@ -160,7 +169,9 @@ export async function logTools(
 ): Promise<void> {
   for (const tool of ['ffmpeg', 'ffprobe'] as const) {
     try {
-      const { path, source, version } = await runningTool(tool, config);
+      const identity = await runningTool(tool, config);
+      lastGoodTools.set(tool, goodCheck(identity));
+      const { path, source, version } = identity;
       logger.info({ tool, path, source, version }, `${tool} ${version}, ${SOURCE[source]}: ${path}`);
     } catch (error) {
       logger.error(

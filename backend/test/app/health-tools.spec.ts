@@ -1,16 +1,16 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { EventStore, ReadStore } from '@kora/kernel';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config';
-import { HealthService } from '../../src/health/health.service';
+import { HealthService, logTools } from '../../src/health/health.service';
 import { tempDir } from '../support/temp';
 
 /**
  * A fake ffmpeg whose `-version` answers at once on its first run, hangs on its second (past the check's 2 s), and
  * fails on its third: a busy machine is not a broken binary, a failing binary is.
  */
-function fakeTool(dir: string, tool: string): string {
+function fakeTool(dir: string, tool: string, version = '9.9-test'): string {
   const path = join(dir, tool);
   const count = join(dir, `${tool}.runs`);
   writeFileSync(
@@ -20,7 +20,7 @@ function fakeTool(dir: string, tool: string): string {
       `n=$(cat "${count}" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "${count}"`,
       'if [ "$n" = 2 ]; then sleep 5; fi',
       'if [ "$n" -ge 3 ]; then exit 1; fi',
-      `echo "${tool} version 9.9-test Copyright (c) the testers"`,
+      `echo "${tool} version ${version} Copyright (c) the testers"`,
     ].join('\n'),
   );
   chmodSync(path, 0o755);
@@ -59,5 +59,26 @@ describe('the ffmpeg and ffprobe health checks', () => {
     const broken = await health.report();
     expect(broken).toMatchObject({ status: 'degraded', failing: ['ffmpeg', 'ffprobe'] });
     expect(broken.checks.ffmpeg).toMatchObject({ status: 'down' });
+  }, 30_000);
+
+  it('keep the start-up answer when the first check misses its time (a server busy from its start)', async () => {
+    const own = join(dir.path, 'busy-from-start');
+    mkdirSync(own);
+    const config = loadConfig({
+      DATA_DIR: join(own, 'data'),
+      FFMPEG_PATH: fakeTool(own, 'ffmpeg', '9.8-start'),
+      FFPROBE_PATH: fakeTool(own, 'ffprobe', '9.8-start'),
+    });
+    await logTools(config, { info: () => undefined, error: () => undefined });
+    const events = {
+      kind: 'sqlite',
+      ping: async () => undefined,
+      headPosition: async () => 0,
+    } as unknown as EventStore;
+    const reads = { kind: 'sqlite', ping: async () => undefined } as unknown as ReadStore;
+    // The first check's `-version` hangs past its time: the start-up log's answer stands.
+    const first = await new HealthService(events, reads, config).report();
+    expect(first).toMatchObject({ status: 'ok', failing: [] });
+    expect(first.checks.ffmpeg).toMatchObject({ status: 'up', version: '9.8-start' });
   }, 30_000);
 });
