@@ -6,6 +6,8 @@ import { kWeighting, measureLoudness } from '../src/analysis/loudness';
 import { TruePeakDetector, truePeak } from '../src/dsp/true-peak';
 import { concat, sine, toChannels, toneSequence } from '../src/eval/signals';
 import { decodeAudio } from '../src/io/decode';
+import { ffmpegLoudness } from '../src/eval/metrics';
+import { tempDir, writePcm } from './support/media';
 
 const LU = 0.1; // EBU Tech 3341 / 3342 tolerance asked for by the issue
 const DB = 0.2;
@@ -224,10 +226,26 @@ describe('ITU-R BS.2217 compliance files (test/fixtures/bs1770)', () => {
 });
 
 describe('multichannel helpers', () => {
-  it('a mono signal reads 3 dB below the same signal on two channels', () => {
+  it('a mono signal is measured as it plays (dual mono): as loud as the same signal on two channels', () => {
     const x = sine(1000, 48000, 5, -20);
     const mono = measureLoudness([x], 48000).integratedLufs;
     const stereo = measureLoudness(toChannels(x, 2), 48000).integratedLufs;
-    expect(Math.abs(stereo - mono - 3.01)).toBeLessThan(0.02);
+    expect(Math.abs(stereo - mono)).toBeLessThan(0.02);
+    // The plain one-channel sum (a single speaker) reads 3.01 dB lower.
+    const single = measureLoudness([x], 48000, false).integratedLufs;
+    expect(Math.abs(mono - single - 3.01)).toBeLessThan(0.02);
+  });
+
+  it('ffmpeg ebur128 as the tests run it reads a mono file as dual mono too', async () => {
+    const x = sine(1000, 48000, 5, -20);
+    const tmp = tempDir();
+    try {
+      const path = `${tmp.dir}/mono.wav`;
+      await writePcm(path, { sampleRate: 48000, channels: [x] }, 'float32');
+      const m = await ffmpegLoudness(path);
+      expect(Math.abs(m.integratedLufs - measureLoudness([x], 48000).integratedLufs)).toBeLessThan(0.1);
+    } finally {
+      tmp.cleanup();
+    }
   });
 });

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureLoudness } from '../src/analysis/loudness';
-import { filterInPlace, highShelf } from '../src/dsp/biquad';
+import { analyzePcm } from '../src/analysis/analyze';
+import { filterInPlace, highShelf, lowpass } from '../src/dsp/biquad';
+import { decodeAudio } from '../src/io/decode';
+import { curveOf, spectralDistanceDb } from '../src/master/match';
 import { ffmpegLoudness } from '../src/eval/metrics';
 import { syntheticBand } from '../src/eval/signals';
 import { runJobInline } from '../src/job/run-inline';
@@ -81,6 +84,19 @@ describe('mastering lands on target under the true-peak ceiling (measured by ffm
     }
     expect(Math.abs(result.report.after.integratedLufs + 14)).toBeLessThanOrEqual(0.5);
     expect(result.report.after.truePeakDbtp).toBeLessThanOrEqual(-1.0);
+  });
+});
+
+describe('mono is mastered as it plays (dual mono)', () => {
+  it('a mono master reads -14 LUFS as dual mono (ffmpeg dualmono) and 3 dB lower as one channel', async () => {
+    const result = await master('mono.wav');
+    expect(result.report.after.channels).toBe(1);
+    const asPlayed = await ffmpegLoudness(result.outputs.master44);
+    const oneChannel = await ffmpegLoudness(result.outputs.master44, { dualMono: false });
+    expect(Math.abs(asPlayed.integratedLufs + 14)).toBeLessThanOrEqual(0.5);
+    expect(Math.abs(asPlayed.integratedLufs - oneChannel.integratedLufs - 3.01)).toBeLessThan(0.05);
+    // The report states the loudness as played.
+    expect(Math.abs(result.report.after.integratedLufs - asPlayed.integratedLufs)).toBeLessThan(0.1);
   });
 });
 
@@ -195,6 +211,10 @@ describe('options', () => {
       expect(Math.abs(outcome.requestedLufs - reference.integratedLufs)).toBeLessThan(0.1);
       // The report's achieved figure is the measured one.
       expect(Math.abs(outcome.achievedLufs - m.integratedLufs)).toBeLessThan(0.1);
+      // Never further from the reference than the input was (the measure-and-correct rule).
+      expect(result.report.referenceMatch!.distanceAfterDb).toBeLessThanOrEqual(
+        result.report.referenceMatch!.distanceBeforeDb,
+      );
       if (outcome.reached) {
         expect(outcome.limitedBy).toBeNull();
         expect(Math.abs(m.integratedLufs - reference.integratedLufs)).toBeLessThanOrEqual(0.5);
@@ -204,6 +224,46 @@ describe('options', () => {
       }
     },
   );
+
+  it('reference mastering matches the 1/3-octave balance, closer than before, and reports both curves', async () => {
+    const result = await master('normal.wav', { reference: file('reference.wav') });
+    const match = result.report.referenceMatch!;
+    expect(match.method).toBe('third-octave filter bank');
+    expect(match.bandsHz).toHaveLength(30);
+    for (const curve of [match.referenceDb, match.inputDb, match.masterDb]) expect(curve).toHaveLength(30);
+    // One section per 1/3-octave band from 25 Hz to 0.45 fs (16 kHz at 44.1 kHz): 29.
+    expect(match.passes[0]!.sections).toHaveLength(29);
+    // Measured independently on the written files: the master is far closer to the reference than the input was.
+    const curveOfFile = async (name: string) => {
+      const { pcm } = await decodeAudio(name);
+      const a = await analyzePcm(pcm);
+      return curveOf(a.spectrum, a.integratedLufs, pcm.sampleRate);
+    };
+    const ref = await curveOfFile(file('reference.wav'));
+    const before = spectralDistanceDb(await curveOfFile(file('normal.wav')), ref);
+    const after = spectralDistanceDb(await curveOfFile(result.outputs.master44), ref);
+    expect(after).toBeLessThan(before / 2);
+    expect(Math.abs(after - match.distanceAfterDb)).toBeLessThan(0.1);
+    expect(match.closer).toBe(true);
+  });
+
+  it('never boosts a band the input does not play, whatever the reference asks', async () => {
+    // The input has nothing above ~5 kHz (four 2nd-order low-passes at 3 kHz); the reference is 6 dB brighter up top.
+    const band = syntheticBand({ sampleRate: 44100, seconds: SECONDS, seed: 12 });
+    await filterInPlace(band, [lowpass(3000, 44100), lowpass(3000, 44100), lowpass(3000, 44100), lowpass(3000, 44100)]);
+    await writePcm(file('dull.wav'), scaled(band, -20), 'float32');
+    const result = await master('dull.wav', { reference: file('reference.wav') });
+    const match = result.report.referenceMatch!;
+    const refused = match.passes.flatMap((p) => p.refusedBoostHz);
+    expect(refused).toEqual(expect.arrayContaining([12500, 16000]));
+    const loudest = Math.max(...result.report.before.spectrum.levelsDb.filter((v) => Number.isFinite(v)));
+    match.bandsHz.forEach((hz, i) => {
+      const level = result.report.before.spectrum.levelsDb[i]!;
+      if (hz > 16000 || (Number.isFinite(level) && level >= loudest - 45)) return;
+      // The applied filter bank's response in an unplayed band: never a boost.
+      expect(match.appliedDb[i]!).toBeLessThanOrEqual(0.5);
+    });
+  });
 
   it('rejects unknown styles and out-of-range targets with ENGINE.INVALID_OPTIONS', async () => {
     await expect(master('normal.wav', { style: 'POLKA' })).rejects.toMatchObject({ code: 'ENGINE.INVALID_OPTIONS' });

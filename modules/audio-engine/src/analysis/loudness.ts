@@ -49,8 +49,14 @@ export function kWeighting(fs: number): [Biquad, Biquad] {
 /**
  * Channel weights G_i (BS.1770-4 Table 3): 1.0 for left, right and centre, 1.41 (+1.5 dB) for the surrounds, 0 for
  * LFE. Channel order is ffmpeg's: FL FR FC LFE BL BR for 5.1, L R C Ls Rs for 5.0.
+ *
+ * A single channel is measured as it plays: a mono file is reproduced on both speakers of a stereo pair, so it is
+ * weighted 2 (+3.01 dB), the loudness of the same signal on two channels (BS.1770's dual-mono case, ffmpeg's
+ * `ebur128=dualmono=true`). Every loudness the engine reports or targets follows this rule; `dualMono: false` gives
+ * the plain one-channel sum (a mono file that feeds a single speaker).
  */
-export function channelWeights(channels: number): number[] {
+export function channelWeights(channels: number, dualMono = true): number[] {
+  if (channels === 1) return [dualMono ? 2 : 1];
   if (channels === 5) return [1, 1, 1, 1.41, 1.41];
   if (channels >= 6) return [1, 1, 1, 0, 1.41, 1.41, ...Array<number>(channels - 6).fill(1)];
   return Array<number>(channels).fill(1);
@@ -77,11 +83,12 @@ export class LoudnessAccumulator {
   constructor(
     readonly sampleRate: number,
     readonly channelCount: number,
+    dualMono = true,
   ) {
     this.hop = Math.round(sampleRate / 10);
     this.stages = kWeighting(sampleRate);
     this.states = Array.from({ length: channelCount }, () => [biquadState(), biquadState()]);
-    this.weights = channelWeights(channelCount);
+    this.weights = channelWeights(channelCount, dualMono);
   }
 
   /** Adds frames [start, end) of `channels` (which must continue where the previous call stopped). */
@@ -317,9 +324,13 @@ export function loudnessFromSteps(steps: Float64Array, hop: number): LoudnessRes
   };
 }
 
-/** Loudness of a whole planar signal in one call. */
-export function measureLoudness(channels: readonly Float32Array[], sampleRate: number): LoudnessResult {
-  const acc = new LoudnessAccumulator(sampleRate, channels.length);
+/** Loudness of a whole planar signal in one call (mono as dual mono unless `dualMono` is false). */
+export function measureLoudness(
+  channels: readonly Float32Array[],
+  sampleRate: number,
+  dualMono = true,
+): LoudnessResult {
+  const acc = new LoudnessAccumulator(sampleRate, channels.length, dualMono);
   acc.add(channels, 0, channels[0]?.length ?? 0);
   return loudnessFromSteps(acc.steps(), acc.hop);
 }

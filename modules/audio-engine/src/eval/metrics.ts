@@ -14,16 +14,19 @@ export interface FfmpegLoudness {
 
 /**
  * Loudness and true peak of a file as measured by ffmpeg's ebur128 filter, read from its per-frame metadata (three
- * decimals of linear true peak, i.e. +-0.005 dB near -1 dBTP) rather than its one-decimal summary.
+ * decimals of linear true peak, i.e. +-0.005 dB near -1 dBTP) rather than its one-decimal summary. Mono files are
+ * measured as dual mono (`dualmono=true`), as the engine measures them.
  */
-export function ffmpegLoudness(file: string): Promise<FfmpegLoudness> {
+export function ffmpegLoudness(file: string, options: { dualMono?: boolean } = {}): Promise<FfmpegLoudness> {
+  // dualmono: a mono file is measured as it plays on two speakers (+3.01 dB), the engine's own rule.
+  const dual = options.dualMono === false ? '' : ':dualmono=true';
   const args = [
     '-hide_banner',
     '-nostats',
     '-i',
     file,
     '-af',
-    'ebur128=peak=true:metadata=1,ametadata=mode=print:file=-',
+    `ebur128=peak=true${dual}:metadata=1,ametadata=mode=print:file=-`,
   ];
   args.push('-f', 'null', '-');
   return new Promise((resolve, reject) => {

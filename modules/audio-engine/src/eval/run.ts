@@ -1,5 +1,6 @@
 /**
- * `npm run eval:engine [-- --out <dir>] [-- --quick] [-- --only master,enhance,stems,mix]`
+ * `npm run eval:engine [-- --out <dir>] [-- --quick] [-- --only master,enhance,stems,mix]`; `-- --only reference`
+ * runs the reference-mastering pairs alone (reference.ts)
  *
  * Builds its own material (fluidsynth + GM sound font, espeak-ng, sox), runs the mastering and enhancement chains
  * and prints Markdown tables: per file the loudness reached and its error and the true peak (both measured by ffmpeg's
@@ -32,6 +33,7 @@ import type { MasterOptions } from '../types';
 import { renderSong, soxNoise, speechCorpus } from './material';
 import { ffmpegLoudness, projectionScale, siSdr, sinusoidPower } from './metrics';
 import { evaluateMixing, evaluateSeparation, mixingTargets, separationTargets } from './stems-mix';
+import { evaluateReference } from './reference';
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
@@ -102,6 +104,13 @@ async function main(): Promise<number> {
   );
   await mkdir(dir, { recursive: true });
   log(`eval: material and outputs in ${dir}`);
+  if (only.has('reference')) {
+    // Reference mastering runs alone (`--only reference`): pairs of its own, and a 4-minute timing against loudnorm.
+    const r = await evaluateReference(dir, log);
+    await writeFile(join(dir, 'results-reference.json'), JSON.stringify({ rows: r.rows, timing: r.timing }, null, 2));
+    process.stdout.write(`${r.lines.join('\n')}\n`);
+    return 0;
+  }
   if (!only.has('master') && !only.has('enhance')) {
     const out: string[] = [];
     const targets: string[] = [];

@@ -136,7 +136,19 @@ export interface DynamicsPlanInput {
   stylePlrDb: number;
   /** The largest PLR the loudness target leaves room for: ceiling minus target (e.g. 7.75 dB for club). */
   targetPlrDb: number;
+  /**
+   * Reference mastering: the reference's dynamics replace the style's. `stylePlrDb` is then the reference's PLR;
+   * the compressor is bypassed when the input's loudness range is already no wider than the reference's (plus 1 LU)
+   * and its crest factor no more than 2 dB above the reference's, so it never flattens the input below the track it
+   * is matched to; otherwise the ratio grows with the larger of the PLR, crest and LRA excesses.
+   */
+  reference?: { lraLu: number; crestFactorDb: number; inputLraLu: number; inputCrestFactorDb: number };
 }
+
+/** LU of loudness range above the reference's that the compressor leaves alone in reference mastering. */
+const REFERENCE_LRA_SLACK_LU = 1;
+/** dB of crest factor above the reference's that the compressor leaves alone in reference mastering. */
+const REFERENCE_CREST_SLACK_DB = 2;
 
 /** Peak reduction the limiter is left to do alone, dB; beyond it the compressor works harder. */
 const LIMITER_BUDGET_DB = 3;
@@ -152,12 +164,29 @@ export function planDynamics(levels: Float64Array[], active: boolean[], input: D
     return {
       ...base,
       bypassed: true,
-      reason: `input already denser than the style (PLR ${input.plrDb.toFixed(1)} dB vs ${input.stylePlrDb} dB)`,
+      reason: `input already denser than the ${input.reference ? 'reference' : 'style'} (PLR ${input.plrDb.toFixed(1)} dB vs ${input.stylePlrDb.toFixed(1)} dB)`,
     };
+  }
+  const ref = input.reference;
+  let refExcess = -Infinity;
+  if (ref) {
+    const lraExcess = ref.inputLraLu - ref.lraLu;
+    const crestExcess = ref.inputCrestFactorDb - ref.crestFactorDb;
+    if (lraExcess <= REFERENCE_LRA_SLACK_LU && crestExcess <= REFERENCE_CREST_SLACK_DB && excess <= 3) {
+      return {
+        ...base,
+        bypassed: true,
+        reason:
+          `loudness range ${ref.inputLraLu.toFixed(1)} LU and crest factor ${ref.inputCrestFactorDb.toFixed(1)} dB ` +
+          `are within ${REFERENCE_LRA_SLACK_LU} LU / ${REFERENCE_CREST_SLACK_DB} dB of the reference's ` +
+          `(${ref.lraLu.toFixed(1)} LU, ${ref.crestFactorDb.toFixed(1)} dB): no compression`,
+      };
+    }
+    refExcess = Math.max(lraExcess - REFERENCE_LRA_SLACK_LU, crestExcess - REFERENCE_CREST_SLACK_DB);
   }
   // What the limiter would otherwise have to take off beyond its budget (loud targets such as club leave little room).
   const squeeze = input.plrDb - input.targetPlrDb - LIMITER_BUDGET_DB;
-  const need = clamp(Math.max(excess, squeeze) / 6, 0, 1);
+  const need = clamp(Math.max(excess, squeeze, refExcess) / 6, 0, 1);
   const ratio = 1 + (cfg.ratio - 1) * (0.4 + 0.6 * need);
   const kneeDb = 6;
   const bands = TIMING.map((t, k): BandDecision => {
@@ -183,8 +212,11 @@ export function planDynamics(levels: Float64Array[], active: boolean[], input: D
       maxReductionDb: 0,
     };
   });
-  const reason =
-    excess > 0
+  const reason = ref
+    ? `against the reference: PLR ${input.plrDb.toFixed(1)} dB vs ${input.stylePlrDb.toFixed(1)} dB, loudness range ` +
+      `${ref.inputLraLu.toFixed(1)} vs ${ref.lraLu.toFixed(1)} LU, crest factor ${ref.inputCrestFactorDb.toFixed(1)} vs ` +
+      `${ref.crestFactorDb.toFixed(1)} dB`
+    : excess > 0
       ? `PLR ${input.plrDb.toFixed(1)} dB is ${excess.toFixed(1)} dB above the style's ${input.stylePlrDb} dB`
       : `PLR ${input.plrDb.toFixed(1)} dB is near the style's ${input.stylePlrDb} dB: light glue only`;
   return { ...base, bypassed: false, reason, bands };

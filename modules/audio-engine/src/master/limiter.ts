@@ -21,7 +21,13 @@
 import { type Biquad, biquadRun, biquadState } from '../dsp/biquad';
 import { onePole } from '../dsp/envelope';
 import { TruePeakDetector } from '../dsp/true-peak';
-import { LoudnessAccumulator, blockEnergies, integratedLoudness, kWeighting } from '../analysis/loudness';
+import {
+  LoudnessAccumulator,
+  blockEnergies,
+  channelWeights,
+  integratedLoudness,
+  kWeighting,
+} from '../analysis/loudness';
 import type { Tick } from '../job/context';
 import { type Pcm, frameCount } from '../pcm';
 
@@ -215,7 +221,8 @@ export class TruePeakLimiter {
         steps[s] = steps[s]! + e;
       }
     }
-    const g2 = gain * gain;
+    // Channel weights as the meter's (a mono signal counts twice: dual mono).
+    const g2 = gain * gain * channelWeights(y.length)[0]!;
     for (let s = 0; s < steps.length; s++) steps[s] = steps[s]! * g2;
     return integratedLoudness(blockEnergies(steps, hop, 4)).lufs;
   }

@@ -13,7 +13,7 @@ import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { analyzePcm, type AnalysisReport } from '../analysis/analyze';
 import { integratedLufs } from '../analysis/loudness';
-import { filterInPlace } from '../dsp/biquad';
+import { filterInPlace, highpass } from '../dsp/biquad';
 import { type PeakHint, truePeakDetector } from '../dsp/true-peak';
 import { encodeMp3 } from '../io/encode';
 import { resamplePcm } from '../io/resample';
@@ -31,14 +31,35 @@ import {
   type MusicalStyle,
   TRUE_PEAK_CEILING_DBTP,
 } from '../types';
-import { analyseDynamics, applyDynamics } from './dynamics';
+import { type DynamicsPlanInput, analyseDynamics, applyDynamics } from './dynamics';
 import type { LimiterParams } from './limiter';
-import { TARGET_TOLERANCE_LU, normalizeLoudness } from './normalize';
+import { MAX_LIMITER_PUSH_DB, TARGET_TOLERANCE_LU, normalizeLoudness } from './normalize';
 import { choosePreview, extractPreview } from './preview';
-import { type MasterReport, type MasterResult, type OutputFacts, reportJson } from './report';
+import {
+  type MasterReport,
+  type MasterResult,
+  type OutputFacts,
+  type ReferenceMatchReport,
+  reportJson,
+} from './report';
+import { THIRD_OCTAVE_NOMINAL } from '../analysis/spectrum';
 import { STYLE_PROFILES } from './styles';
 import { applyStereo, planStereo } from './stereo';
-import { designTonalEq, eqSections, styleTarget } from './tonal';
+import { type TonalDecision, designTonalEq, eqSections, styleTarget } from './tonal';
+import {
+  type MatchEqDesign,
+  type MatchLimits,
+  CONTENT_FLOOR_DB,
+  DISTANCE_BAND_HZ,
+  MATCH_LIMITS,
+  curveOf,
+  designMatchEq,
+  matchSections,
+  fitFilterBank,
+  proxyChainCurve,
+  spectralDistanceDb,
+  tonalDecisionOf,
+} from './match';
 
 export const ENGINE_VERSION = 'kora-audio-engine 0.1.0';
 
@@ -58,6 +79,8 @@ const EQ_BOUNDS: Record<Intensity, { maxDb: number; amount: number }> = {
   high: { maxDb: 6, amount: 0.85 },
 };
 const RELEASE_SCALE: Record<Intensity, number> = { low: 1.3, medium: 1, high: 0.8 };
+/** Subsonic high-pass ahead of the reference match, Hz (as the style EQ's). */
+const HIGHPASS_HZ = 20;
 
 export const MASTER_FILES = {
   master44: 'master_44100_16.wav',
@@ -137,8 +160,25 @@ export interface ChainSettings {
   style: MusicalStyle;
 }
 
+/** The reference match as the chain carried it out (null without a reference). */
+export interface MatchTrace {
+  limits: MatchLimits;
+  referenceDb: Array<number | null>;
+  inputDb: Array<number | null>;
+  first: MatchEqDesign;
+  /** The correction after the dynamics and the proxy limiter; null when it would not bring the master closer. */
+  second: MatchEqDesign | null;
+  /** The filter bank applied to the audio: the first design, or the fit of both passes' corrections. */
+  applied: Pick<MatchEqDesign, 'correctionDb' | 'achievedDb' | 'eq'>;
+  /** Distance to the reference after the first EQ, the dynamics, the stereo stage and the proxy limiter, dB. */
+  proxyDistanceDb: number | null;
+  /** The same with the correction, predicted, dB. */
+  predictedDistanceDb: number | null;
+}
+
 export interface ChainResult {
-  tonal: ReturnType<typeof designTonalEq>;
+  tonal: TonalDecision;
+  match: MatchTrace | null;
   dynamics: Awaited<ReturnType<typeof analyseDynamics>>;
   stereo: ReturnType<typeof planStereo>;
   params: LimiterParams;
@@ -160,54 +200,120 @@ export async function masterChain(
   const fs = pcm.sampleRate;
   const { targetLufs, intensity, style } = settings;
   const profile = STYLE_PROFILES[style];
-  // Tonal balance.
-  const bounds = EQ_BOUNDS[intensity];
-  const targetCurve = reference ? reference.spectrum.levelsDb : styleTarget(profile.octaveCurveDb);
-  const tonal = designTonalEq(before.spectrum, targetCurve, { sampleRate: fs, ...bounds });
-  await ctx.stage('eq', (tick) => filterInPlace(pcm, eqSections(tonal.eq, fs, tonal.highpassHz), tick));
-
-  // Dynamics.
-  const dynamics = await ctx.stage('dynamics', async (tick) => {
-    const decision = await analyseDynamics(
-      pcm,
-      {
-        intensity,
-        plrDb: before.plrDb,
-        stylePlrDb: profile.plrDb,
-        targetPlrDb: LIMITER_CEILING_DB - targetLufs,
-      },
-      (f) => tick(f * 0.3),
-    );
-    await applyDynamics(pcm, decision, (f) => tick(0.3 + f * 0.7));
-    return decision;
-  });
-
-  // Stereo image.
+  // Plans that depend only on the analyses: stereo width, limiter settings, the dynamics' inputs.
   const stereoTarget = reference?.stereo?.sideToMidDb;
   const stereo = planStereo(
     before.stereo,
     stereoTarget !== undefined && Number.isFinite(stereoTarget) ? stereoTarget : profile.sideToMidDb,
     intensity,
   );
-  await ctx.stage('stereo', (tick) => applyStereo(pcm, stereo, tick));
-
-  // Loudness-targeted true-peak limiting.
   const params: LimiterParams = {
     ceilingDb: LIMITER_CEILING_DB,
     lookahead: 0.003,
     hold: 0.006,
     release: profile.releaseSec * RELEASE_SCALE[intensity],
   };
+  // Dynamics: from the style's PLR, or from the reference's PLR, crest factor and loudness range.
+  const dynamicsInput: DynamicsPlanInput = {
+    intensity,
+    plrDb: before.plrDb,
+    stylePlrDb: reference && Number.isFinite(reference.plrDb) ? reference.plrDb : profile.plrDb,
+    targetPlrDb: LIMITER_CEILING_DB - targetLufs,
+    ...(reference
+      ? {
+          reference: {
+            lraLu: reference.loudnessRangeLu,
+            crestFactorDb: reference.crestFactorDb,
+            inputLraLu: before.loudnessRangeLu,
+            inputCrestFactorDb: before.crestFactorDb,
+          },
+        }
+      : {}),
+  };
+
+  // Tonal balance: toward the style curve (octave EQ), or onto the reference (third-octave filter bank, match.ts).
+  let tonal: TonalDecision;
+  let match: MatchTrace | null = null;
+  if (reference) {
+    const limits = MATCH_LIMITS[intensity];
+    const referenceDb = curveOf(reference.spectrum, reference.integratedLufs, reference.sampleRate);
+    const inputDb = curveOf(before.spectrum, before.integratedLufs, fs);
+    const first = designMatchEq({
+      currentDb: inputDb,
+      referenceDb,
+      contentDb: before.spectrum.levelsDb,
+      sampleRate: fs,
+      limits,
+    });
+    const m: MatchTrace = {
+      limits,
+      referenceDb,
+      inputDb,
+      first,
+      second: null,
+      applied: first,
+      proxyDistanceDb: null,
+      predictedDistanceDb: null,
+    };
+    match = m;
+    // Measure what the dynamics, the stereo stage and the limiter do to the match (on an excerpt, with a proxy of
+    // the limiter), and fold the correction into the one EQ pass over the audio.
+    await ctx.stage('match', async (tick) => {
+      const change = await proxyChainCurve(pcm, {
+        eq: [highpass(HIGHPASS_HZ, fs), ...matchSections(first.eq, fs)],
+        dynamics: async (x) => applyDynamics(x, await analyseDynamics(x, dynamicsInput)),
+        stereo: (x) => applyStereo(x, stereo),
+        limiter: params,
+        targetLufs,
+        maxPushDb: MAX_LIMITER_PUSH_DB,
+      });
+      await tick(0.9);
+      const curve = inputDb.map((v, i) => (v === null || change[i] === null ? null : v + change[i]!));
+      m.proxyDistanceDb = spectralDistanceDb(curve, referenceDb);
+      const second = designMatchEq({
+        currentDb: curve,
+        referenceDb,
+        contentDb: before.spectrum.levelsDb,
+        sampleRate: fs,
+        limits,
+        alreadyDb: first.achievedDb,
+      });
+      const predicted = curve.map((v, i) => (v === null ? null : v + second.achievedDb[i]!));
+      m.predictedDistanceDb = spectralDistanceDb(predicted, referenceDb);
+      if (m.proxyDistanceDb - m.predictedDistanceDb < 0.05) return;
+      m.second = second;
+      const total = first.achievedDb.map((v, i) => v + second.correctionDb[i]!);
+      m.applied = fitFilterBank(total, first.usable, fs, limits.maxBoostDb + limits.maxCutDb);
+    });
+    tonal = tonalDecisionOf(m.applied, inputDb, referenceDb, HIGHPASS_HZ);
+    const sections = [highpass(HIGHPASS_HZ, fs), ...matchSections(m.applied.eq, fs)];
+    await ctx.stage('eq', (tick) => filterInPlace(pcm, sections, tick));
+  } else {
+    const bounds = EQ_BOUNDS[intensity];
+    tonal = designTonalEq(before.spectrum, styleTarget(profile.octaveCurveDb), { sampleRate: fs, ...bounds });
+    await ctx.stage('eq', (tick) => filterInPlace(pcm, eqSections(tonal.eq, fs, tonal.highpassHz), tick));
+  }
+
+  const dynamics = await ctx.stage('dynamics', async (tick) => {
+    const decision = await analyseDynamics(pcm, dynamicsInput, (f) => tick(f * 0.3));
+    await applyDynamics(pcm, decision, (f) => tick(0.3 + f * 0.7));
+    return decision;
+  });
+
+  await ctx.stage('stereo', (tick) => applyStereo(pcm, stereo, tick));
+
+  // Loudness-targeted true-peak limiting.
   // normalizeLoudness renders in place: limiting.out is `pcm`.
   const limiting = await ctx.stage('limiter', (tick) => normalizeLoudness(pcm, targetLufs, params, tick));
-  return { tonal, dynamics, stereo, params, limiting };
+  return { tonal, dynamics, stereo, params, limiting, match };
 }
 
 const MASTER_PLAN = (withReference: boolean) => ({
   decode: 6,
   analyze: 9,
   reference: withReference ? 12 : 0,
-  eq: 4,
+  match: withReference ? 5 : 0,
+  eq: withReference ? 8 : 4,
   dynamics: 14,
   stereo: 2,
   limiter: 14,
@@ -331,6 +437,61 @@ function limiterDecision(chain: ChainResult): MasterReport['decisions']['limiter
   };
 }
 
+/** The reference match as the report states it, with the master's own curve measured on the 44.1 kHz output. */
+function referenceMatchReport(match: MatchTrace, after: AnalysisReport): ReferenceMatchReport {
+  const masterDb = curveOf(after.spectrum, after.integratedLufs, after.sampleRate);
+  const distanceBeforeDb = spectralDistanceDb(match.inputDb, match.referenceDb);
+  const distanceAfterDb = spectralDistanceDb(masterDb, match.referenceDb);
+  const round = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
+  const pass = (stage: 'first' | 'correction', d: MatchEqDesign) => ({
+    stage,
+    correctionDb: d.correctionDb,
+    achievedDb: d.achievedDb,
+    sections: d.eq,
+    refusedBoostHz: d.refusedBoostHz,
+    cappedHz: d.cappedHz,
+  });
+  const { limits } = match;
+  const notes = [
+    `1/3-octave filter bank matched at ${Math.round(limits.amount * 100)} % of the difference, within +${limits.maxBoostDb} / -${limits.maxCutDb} dB per band (a third of that below 40 Hz and above 16 kHz).`,
+  ];
+  const refused = [...new Set([...match.first.refusedBoostHz, ...(match.second?.refusedBoostHz ?? [])])].sort(
+    (a, b) => a - b,
+  );
+  if (refused.length)
+    notes.push(
+      `No boost at ${refused.join(', ')} Hz: the input does not play these bands (more than ${CONTENT_FLOOR_DB} dB under its loudest), so raising them would only raise noise.`,
+    );
+  notes.push(
+    match.second
+      ? `After the dynamics and the limiter the master would have been ${match.proxyDistanceDb?.toFixed(2)} dB from the reference; the correction was folded into the EQ (predicted ${match.predictedDistanceDb?.toFixed(2)} dB).`
+      : `After the dynamics and the limiter the match held (${match.proxyDistanceDb?.toFixed(2)} dB from the reference): no correction needed.`,
+  );
+  notes.push(
+    distanceAfterDb <= distanceBeforeDb
+      ? `The master is ${distanceAfterDb.toFixed(2)} dB from the reference, the input was ${distanceBeforeDb.toFixed(2)} dB.`
+      : `The master ended further from the reference (${distanceAfterDb.toFixed(2)} dB) than the input (${distanceBeforeDb.toFixed(2)} dB).`,
+  );
+  return {
+    method: 'third-octave filter bank',
+    bandsHz: [...THIRD_OCTAVE_NOMINAL],
+    referenceDb: match.referenceDb.map(round),
+    inputDb: match.inputDb.map(round),
+    masterDb: masterDb.map(round),
+    distanceBandHz: [DISTANCE_BAND_HZ[0], DISTANCE_BAND_HZ[1]],
+    distanceBeforeDb,
+    distanceAfterDb,
+    closer: distanceAfterDb <= distanceBeforeDb,
+    limits: { ...limits, edgeShare: 1 / 3, contentFloorDb: CONTENT_FLOOR_DB },
+    passes: [pass('first', match.first), ...(match.second ? [pass('correction', match.second)] : [])],
+    appliedDb: match.applied.achievedDb,
+    appliedSections: match.applied.eq,
+    proxyDistanceDb: match.proxyDistanceDb,
+    predictedDistanceDb: match.predictedDistanceDb,
+    notes,
+  };
+}
+
 export async function runMaster(job: MasterJob, ctx: JobContext): Promise<MasterResult> {
   const opts = resolveOptions(job);
   ctx.plan(MASTER_PLAN(Boolean(opts.reference)));
@@ -372,6 +533,7 @@ export async function runMaster(job: MasterJob, ctx: JobContext): Promise<Master
       before,
       after,
       reference,
+      referenceMatch: chain.match ? referenceMatchReport(chain.match, after) : null,
       loudnessTarget: loudnessOutcome(requestedLufs, targetLufs, after.integratedLufs, chain, check.trimDb),
       decisions: {
         tonal: { ...chain.tonal, target: reference ? 'reference' : 'style' },

@@ -8,7 +8,7 @@ import type { GainStats } from './limiter';
 import type { LoudnessLimit } from './normalize';
 import type { PreviewChoice } from './preview';
 import type { StereoDecision } from './stereo';
-import type { TonalDecision } from './tonal';
+import type { EqBand, TonalDecision } from './tonal';
 
 export interface OutputFacts {
   file: string;
@@ -17,6 +17,54 @@ export interface OutputFacts {
   dither: 'tpdf' | 'none';
   integratedLufs: number;
   truePeakDbtp: number;
+}
+
+/**
+ * Reference mastering: how close the master came to the reference. Curves are 1/3-octave band levels (the 30 bands
+ * of `bandsHz`, 25 Hz-20 kHz) minus the signal's integrated loudness, dB (null: no energy in the band, or above
+ * 0.45 of the rate); distances are the RMS difference of two curves over `distanceBandHz` (40 Hz-16 kHz), levels held
+ * at most 60 dB under each curve's loudest band.
+ */
+export interface ReferenceMatchReport {
+  method: 'third-octave filter bank';
+  bandsHz: number[];
+  referenceDb: Array<number | null>;
+  inputDb: Array<number | null>;
+  /** The 44.1 kHz master's curve. */
+  masterDb: Array<number | null>;
+  distanceBandHz: [number, number];
+  /** Input to reference, dB. */
+  distanceBeforeDb: number;
+  /** 44.1 kHz master to reference, dB. */
+  distanceAfterDb: number;
+  /** distanceAfterDb <= distanceBeforeDb. */
+  closer: boolean;
+  /** The limits the EQ worked within (per intensity) and the no-boost rule's floor. */
+  limits: { maxBoostDb: number; maxCutDb: number; amount: number; edgeShare: number; contentFloorDb: number };
+  /**
+   * The EQ designs: `first` from the input, `correction` from the first one's result after the dynamics, stereo
+   * stage and a proxy of the limiter, measured on an excerpt (absent when it would not have brought the master
+   * closer). Both are folded into one filter bank (`appliedSections`) before the audio is processed. `correctionDb` asked per band, `achievedDb`
+   * the filter bank's response, `sections` the filter bank (nominal Hz, exact Hz, gain dB, Q).
+   */
+  passes: Array<{
+    stage: 'first' | 'correction';
+    correctionDb: number[];
+    achievedDb: number[];
+    sections: EqBand[];
+    /** Bands (nominal Hz) where the reference asked for a boost of a band the input does not play: refused. */
+    refusedBoostHz: number[];
+    /** Bands (nominal Hz) where the correction was held to the limits. */
+    cappedHz: number[];
+  }>;
+  /** The filter bank applied to the audio (both passes folded into one): response per band, dB, and sections. */
+  appliedDb: number[];
+  appliedSections: EqBand[];
+  /** Distance after the first EQ, the dynamics and the proxy limiter, and predicted after the correction, dB. */
+  proxyDistanceDb: number | null;
+  predictedDistanceDb: number | null;
+  /** The reasons, in words. */
+  notes: string[];
 }
 
 export interface MasterReport {
@@ -39,6 +87,8 @@ export interface MasterReport {
    * against the true-peak ceiling, the limiter would have to go past the push limit that protects the dynamics, or
    * the reference is louder than the -6 LUFS a target may be.
    */
+  /** Null without a reference. */
+  referenceMatch: ReferenceMatchReport | null;
   loudnessTarget: {
     requestedLufs: number;
     achievedLufs: number;

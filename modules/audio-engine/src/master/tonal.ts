@@ -16,7 +16,10 @@ import type { Spectrum } from '../analysis/spectrum';
 import { OCTAVE_POINTS_HZ, curveAt } from './styles';
 
 export interface EqBand {
+  /** Nominal centre, Hz. */
   freqHz: number;
+  /** Exact centre when it differs from the nominal one (third-octave filter bank: 10^(k/10) Hz). */
+  exactHz?: number;
   gainDb: number;
   q: number;
 }
