@@ -1,4 +1,4 @@
-// The browser suite's runner (`npm run test:browser`): every `*.test.mjs` here, one file at a time, on Node's test
+// The browser suite's runner (`npm run test:browser`): every `*.test.mjs` here, two files at a time, on Node's test
 // runner. A failed test leaves its error, the browser's console and network journal, the server's log over the test and
 // screenshots under ARTIFACTS (`recordFailures` in support.mjs); after a failure this prints where, and what each file
 // holds, so that a CI log alone tells what happened.
@@ -19,15 +19,32 @@ function* files(dir) {
   }
 }
 
+/**
+ * Files run two at a time (`KORA_E2E_CONCURRENCY`), each with its own server, data directory and browser: a file
+ * spends most of its time waiting (on its server's jobs, a throttled network, the sandbox's pages), so two share the
+ * machine's cores without slowing each other much. Longest first, so the last to start are the short ones (the
+ * order of the last fresh-clone run's durations; a file not listed runs after these).
+ */
+const LONGEST_FIRST = ['app', 'layout', 'payment', 'studio', 'network', 'stems', 'library', 'mixing'];
+const CONCURRENCY = Math.max(1, Number(process.env.KORA_E2E_CONCURRENCY ?? 2) || 1);
+const rank = (path) => {
+  const index = LONGEST_FIRST.indexOf(path.slice(HERE.length + 1, -'.test.mjs'.length));
+  return index === -1 ? LONGEST_FIRST.length : index;
+};
+
 rmSync(ARTIFACTS, { recursive: true, force: true });
 const tests = readdirSync(HERE)
   .filter((name) => name.endsWith('.test.mjs'))
   .sort()
-  .map((name) => join(HERE, name));
+  .map((name) => join(HERE, name))
+  .sort((a, b) => rank(a) - rank(b));
 const only = process.argv.slice(2);
 const chosen = only.length > 0 ? tests.filter((path) => only.some((name) => path.includes(name))) : tests;
 const code = await new Promise((resolve) => {
-  const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...chosen], { cwd: ROOT, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--test', `--test-concurrency=${CONCURRENCY}`, ...chosen], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
 });
 if (code !== 0 && existsSync(ARTIFACTS)) {
