@@ -20,6 +20,11 @@ export interface HealthReport {
 }
 
 const TIMEOUT_MS = 2_000;
+/**
+ * A tool's first `-version` run in this process has longer: with no earlier answer to keep, missing 2 s on a machine
+ * busy from the start (demo material, jobs, a test run) would report a working binary down and refuse uploads.
+ */
+const FIRST_TOOL_TIMEOUT_MS = 10_000;
 const TOOL_CACHE_MS = 60_000;
 /** A failed check is tried again sooner: on a loaded machine `-version` can miss its time once and work after. */
 const TOOL_FAILURE_CACHE_MS = 5_000;
@@ -33,27 +38,28 @@ function withTimeout<T>(promise: Promise<T>, ms = TIMEOUT_MS): Promise<T> {
 }
 
 /**
+ * The last answer each tool gave in this process, the start-up log's included: a health check whose `-version` run
+ * misses its time on a machine busy from the start (demo material, jobs) keeps it rather than reporting the tool down,
+ * which made the web refuse files for a minute.
+ */
+const lastGoodTools = new Map<ToolName, Check>();
+
+/**
  * The ffmpeg or ffprobe binary the engine runs (`FFMPEG_PATH` / `FFPROBE_PATH`, else the system's, else the npm-shipped
  * one) and its version: what `/api/health` reports and the start-up log prints. Rejects when it cannot be run.
  */
 export function runningTool(
   tool: ToolName,
   config: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'>,
+  timeoutMs = lastGoodTools.has(tool) ? TIMEOUT_MS : FIRST_TOOL_TIMEOUT_MS,
 ): Promise<ToolIdentity> {
   try {
     const resolved = resolveTool(tool, tool === 'ffmpeg' ? config.FFMPEG_PATH : config.FFPROBE_PATH);
-    return identifyTool(resolved, TIMEOUT_MS);
+    return identifyTool(resolved, timeoutMs);
   } catch (error) {
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }
-
-/**
- * The last answer each tool gave in this process, the start-up log's included: a health check whose `-version` run
- * misses its time on a machine busy from the start (demo material, jobs) keeps it rather than reporting the tool down,
- * which made the web refuse files for a minute.
- */
-const lastGoodTools = new Map<ToolName, Check>();
 
 function goodCheck({ path, source, version, package: pkg }: ToolIdentity): Check {
   return { status: 'up', version, path, source, ...(pkg ? { package: pkg } : {}) };
@@ -62,6 +68,7 @@ function goodCheck({ path, source, version, package: pkg }: ToolIdentity): Check
 @Injectable()
 export class HealthService {
   private readonly tools = new Map<ToolName, { at: number; check: Check }>();
+  private readonly running = new Map<ToolName, Promise<[string, Check]>>();
   private room: { at: number; ok: boolean } | null = null;
 
   constructor(
@@ -132,10 +139,20 @@ export class HealthService {
    * comes from, its version. A run that only misses its time (a machine busy with jobs) keeps the last good answer:
    * it says nothing about whether the binary runs, and reporting it down would refuse uploads on a busy server.
    */
-  private async toolCheck(tool: ToolName): Promise<[string, Check]> {
+  private toolCheck(tool: ToolName): Promise<[string, Check]> {
     const cached = this.tools.get(tool);
     const life = cached?.check.status === 'up' ? TOOL_CACHE_MS : TOOL_FAILURE_CACHE_MS;
-    if (cached && Date.now() - cached.at < life) return [tool, cached.check];
+    if (cached && Date.now() - cached.at < life) return Promise.resolve([tool, cached.check]);
+    // Health checks that arrive while a run is under way share it (one `-version` at a time per tool).
+    let running = this.running.get(tool);
+    if (!running) {
+      running = this.identify(tool).finally(() => this.running.delete(tool));
+      this.running.set(tool, running);
+    }
+    return running;
+  }
+
+  private async identify(tool: ToolName): Promise<[string, Check]> {
     let check: Check;
     try {
       check = goodCheck(await runningTool(tool, this.config));

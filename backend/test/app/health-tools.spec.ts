@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { EventStore, ReadStore } from '@kora/kernel';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config';
 import { HealthService, logTools } from '../../src/health/health.service';
@@ -10,7 +10,7 @@ import { tempDir } from '../support/temp';
  * A fake ffmpeg whose `-version` answers at once on its first run, hangs on its second (past the check's 2 s), and
  * fails on its third: a busy machine is not a broken binary, a failing binary is.
  */
-function fakeTool(dir: string, tool: string, version = '9.9-test'): string {
+function fakeTool(dir: string, tool: string, version = '9.9-test', firstRunSleep = 0): string {
   const path = join(dir, tool);
   const count = join(dir, `${tool}.runs`);
   writeFileSync(
@@ -18,6 +18,7 @@ function fakeTool(dir: string, tool: string, version = '9.9-test'): string {
     [
       '#!/bin/sh',
       `n=$(cat "${count}" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "${count}"`,
+      `if [ "$n" = 1 ]; then sleep ${firstRunSleep}; fi`,
       'if [ "$n" = 2 ]; then sleep 5; fi',
       'if [ "$n" -ge 3 ]; then exit 1; fi',
       `echo "${tool} version ${version} Copyright (c) the testers"`,
@@ -30,6 +31,30 @@ function fakeTool(dir: string, tool: string, version = '9.9-test'): string {
 describe('the ffmpeg and ffprobe health checks', () => {
   const dir = tempDir();
   afterAll(() => dir.cleanup());
+
+  // First in the file: the tools' last good answers are kept per process, and this one needs none yet.
+  it('give a first -version run longer than a re-check, and one run at a time for checks that arrive together', async () => {
+    const own = join(dir.path, 'slow-first');
+    mkdirSync(own);
+    const config = loadConfig({
+      DATA_DIR: join(own, 'data'),
+      // 3 s on its first run: past a re-check's 2 s, within a first run's time.
+      FFMPEG_PATH: fakeTool(own, 'ffmpeg', '9.7-slow', 3),
+      FFPROBE_PATH: fakeTool(own, 'ffprobe', '9.7-slow', 3),
+    });
+    const events = {
+      kind: 'sqlite',
+      ping: async () => undefined,
+      headPosition: async () => 0,
+    } as unknown as EventStore;
+    const reads = { kind: 'sqlite', ping: async () => undefined } as unknown as ReadStore;
+    const health = new HealthService(events, reads, config);
+    const [first, second] = await Promise.all([health.report(), health.report()]);
+    expect(first).toMatchObject({ status: 'ok', failing: [] });
+    expect(first.checks.ffmpeg).toMatchObject({ status: 'up', version: '9.7-slow' });
+    expect(second.checks.ffmpeg).toEqual(first.checks.ffmpeg);
+    expect(readFileSync(join(own, 'ffmpeg.runs'), 'utf8').trim()).toBe('1');
+  }, 30_000);
 
   it('keep the last good answer when -version only misses its time, and report a failing binary down', async () => {
     const config = loadConfig({
