@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatDuration, formatMoney, formatRelativeTime } from './format';
+import { formatDuration, formatList, formatMoney, formatNumber, formatRelativeTime } from './format';
 
 const normalise = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 
@@ -18,6 +18,14 @@ describe('formatting per language', () => {
   it('writes euros the way each language does', () => {
     expect(normalise(formatMoney(4.99, 'EUR', 'fr'))).toBe('4,99 €');
     expect(formatMoney(4.99, 'EUR', 'en')).toBe('€4.99');
+  });
+
+  it('keeps the decimals asked for, and joins lists the way each language does', () => {
+    expect(formatNumber(3, 'en', 1, 1)).toBe('3.0');
+    expect(formatNumber(0.319, 'fr', 1, 1)).toBe('0,3');
+    expect(formatNumber(3, 'fr', 1)).toBe('3');
+    expect(formatList(['a', 'b', 'c'], 'en')).toBe('a, b, and c');
+    expect(formatList(['a', 'b', 'c'], 'fr')).toBe('a, b et c');
   });
 
   it('gives relative times in the chosen language', () => {

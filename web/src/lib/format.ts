@@ -9,8 +9,18 @@ export const CURRENCIES: readonly Currency[] = ['XOF', 'USD', 'EUR'];
 const locale = (language: string): string => (language === 'en' ? 'en-US' : 'fr-FR');
 const NBSP = '\u00a0';
 
-export function formatNumber(value: number, language: string, maximumFractionDigits = 2): string {
-  return new Intl.NumberFormat(locale(language), { maximumFractionDigits }).format(value);
+export function formatNumber(
+  value: number,
+  language: string,
+  maximumFractionDigits = 2,
+  minimumFractionDigits = 0,
+): string {
+  return new Intl.NumberFormat(locale(language), { maximumFractionDigits, minimumFractionDigits }).format(value);
+}
+
+/** "a, b, and c" / "a, b et c". */
+export function formatList(items: string[], language: string): string {
+  return new Intl.ListFormat(locale(language), { style: 'long', type: 'conjunction' }).format(items);
 }
 
 export function formatMoney(amount: number, currency: Currency, language: string): string {

@@ -87,8 +87,6 @@ export interface MasterReport {
    * against the true-peak ceiling, the limiter would have to go past the push limit that protects the dynamics, or
    * the reference is louder than the -6 LUFS a target may be.
    */
-  /** Null without a reference. */
-  referenceMatch: ReferenceMatchReport | null;
   loudnessTarget: {
     requestedLufs: number;
     achievedLufs: number;
@@ -96,6 +94,8 @@ export interface MasterReport {
     reached: boolean;
     limitedBy: LoudnessLimit | 'target-range' | null;
   };
+  /** How the master's tonal balance was matched to the reference's, and how close it ended; null without a reference. */
+  referenceMatch: ReferenceMatchReport | null;
   decisions: {
     tonal: TonalDecision & { target: 'style' | 'reference' };
     dynamics: DynamicsDecision;

@@ -57,6 +57,25 @@ export interface LoudnessFacts {
   spectrum?: { bandsHz: number[]; levelsDb: Array<number | null> };
 }
 
+/**
+ * Mastering against a reference track (`referenceMatch`, null without one): the 1/3-octave curves of the reference,
+ * the input and the master (each band's level minus the signal's integrated loudness, dB; null: no energy in the
+ * band), and the spectral distance (RMS over `distanceBandHz`) from the input and from the master to the reference.
+ * The engine's `ReferenceMatchReport` (`modules/audio-engine/src/master/report.ts`); only the parts shown are typed.
+ */
+export interface ReferenceMatch {
+  method?: string;
+  bandsHz: number[];
+  referenceDb: Array<number | null>;
+  inputDb: Array<number | null>;
+  masterDb: Array<number | null>;
+  distanceBandHz?: [number, number];
+  distanceBeforeDb: number;
+  distanceAfterDb: number;
+  /** distanceAfterDb <= distanceBeforeDb. */
+  closer: boolean;
+}
+
 export interface EngineReport {
   settings?: {
     targetLufs?: number;
@@ -79,6 +98,8 @@ export interface EngineReport {
   };
   before?: LoudnessFacts;
   after?: LoudnessFacts;
+  /** Mastering against a reference track; null (or absent, older reports) without one. */
+  referenceMatch?: ReferenceMatch | null;
   decisions?: { preview?: { startSec?: number } };
 }
 

@@ -1,90 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../lib/format';
 import type { EngineReport, LoudnessFacts } from '../api/tracks';
-
-/** The plot's own units; the SVG stretches to the box, the labels are HTML placed in percent (never squashed). */
-const W = 1000;
-const H = 200;
+import { Chart } from './Chart';
+import { ReferenceChart, ReferenceDistance } from './ReferenceMatch';
 
 const finite = (value: number | null | undefined): value is number =>
   typeof value === 'number' && Number.isFinite(value);
-
-/** An SVG path through the points, scaled into the plot. */
-function path(points: Array<[number, number]>, x: (v: number) => number, y: (v: number) => number): string {
-  return points.map(([px, py], index) => `${index === 0 ? 'M' : 'L'}${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(' ');
-}
-
-interface Series {
-  name: string;
-  className: string;
-  points: Array<[number, number]>;
-}
-
-function Chart({
-  label,
-  series,
-  xLog,
-  xTicks,
-  yUnit,
-}: {
-  label: string;
-  series: Series[];
-  xLog: boolean;
-  xTicks: Array<[number, string]>;
-  yUnit: string;
-}) {
-  const all = series.flatMap((s) => s.points);
-  if (all.length < 2) return null;
-  const xs = all.map(([px]) => (xLog ? Math.log10(px) : px));
-  const ys = all.map(([, py]) => py);
-  const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
-  const [y0, y1] = [Math.floor(Math.min(...ys) / 6) * 6, Math.ceil(Math.max(...ys) / 6) * 6 || 6];
-  const share = (v: number) => (((xLog ? Math.log10(v) : v) - x0) / (x1 - x0 || 1)) * 100;
-  const height = (v: number) => ((y1 - v) / (y1 - y0 || 1)) * 100;
-  const x = (v: number) => (share(v) / 100) * W;
-  const y = (v: number) => (height(v) / 100) * H;
-  const yTicks = [y0, (y0 + y1) / 2, y1];
-  return (
-    <figure className="chart">
-      <div className="chart__area">
-        <div className="chart__y" aria-hidden="true">
-          {yTicks.map((tick) => (
-            <span key={tick} style={{ top: `${height(tick)}%` }}>
-              {Math.round(tick)}
-            </span>
-          ))}
-        </div>
-        <div className="chart__plot">
-          <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} preserveAspectRatio="none">
-            {yTicks.map((tick) => (
-              <line key={tick} className="chart__grid" x1={0} x2={W} y1={y(tick)} y2={y(tick)} />
-            ))}
-            {series.map((s) => (
-              <path key={s.name} className={`chart__line ${s.className}`} d={path(s.points, x, y)} />
-            ))}
-          </svg>
-          <div className="chart__x" aria-hidden="true">
-            {xTicks
-              .filter(([value]) => share(value) > 3 && share(value) < 97)
-              .map(([value, text]) => (
-                <span key={value} style={{ left: `${share(value)}%` }}>
-                  {text}
-                </span>
-              ))}
-          </div>
-        </div>
-      </div>
-      <figcaption>
-        {label} ({yUnit}){' '}
-        {series.map((s) => (
-          <span key={s.name} className={`chart__key ${s.className}`}>
-            {s.name}
-          </span>
-        ))}
-      </figcaption>
-    </figure>
-  );
-}
 
 const curve = (facts: LoudnessFacts | undefined): Array<[number, number]> =>
   (facts?.shortTermCurveLufs ?? []).flatMap((value, index) =>
@@ -129,7 +50,10 @@ function useShortfall(report: EngineReport): string | null {
   });
 }
 
-/** The engine's report as a person reads it: loudness and peaks before and after, the curve, the spectrum. */
+/**
+ * The engine's report as a person reads it: loudness and peaks before and after, the curve, the spectrum; for a
+ * master made against a reference track, the distance to it before and after and the three tonal curves.
+ */
 export function ReportView({ report, resultLabel }: { report: EngineReport; resultLabel: string }) {
   const { t, i18n } = useTranslation();
   const number = (value: number | null | undefined, unit: string) =>
@@ -165,6 +89,7 @@ export function ReportView({ report, resultLabel }: { report: EngineReport; resu
         </p>
       )}
       {shortfall && <p className="report__shortfall">{shortfall}</p>}
+      {report.referenceMatch && <ReferenceDistance match={report.referenceMatch} />}
       <div className="table-scroll">
         <table className="report__table">
           <thead>
@@ -212,6 +137,9 @@ export function ReportView({ report, resultLabel }: { report: EngineReport; resu
           { name: names.after, className: 'chart__line--after', points: spectra[1]! },
         ]}
       />
+      {report.referenceMatch && (
+        <ReferenceChart match={report.referenceMatch} masterLabel={names.after} inputLabel={names.before} />
+      )}
     </section>
   );
 }
