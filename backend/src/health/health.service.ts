@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger as NestLogger } from '@nestjs/common';
 import { identifyTool, resolveTool, type ToolIdentity, type ToolName } from '@kora/audio-engine';
 import { EventStore, ReadStore } from '@kora/kernel';
 import { mkdirSync, statfsSync } from 'node:fs';
@@ -30,10 +30,18 @@ const TOOL_CACHE_MS = 60_000;
 const TOOL_FAILURE_CACHE_MS = 5_000;
 const DISK_CACHE_MS = 1_000;
 
+/**
+ * Rejects when `promise` has not settled `ms` after the call. The timer's end waits for the check phase of the event
+ * loop (`setImmediate`), after the poll phase that delivers finished I/O: when the loop itself was held (a long
+ * synchronous task such as synthesising the demo material), an answer that arrived meanwhile still wins, and only a
+ * store that really did not answer is reported down.
+ */
 function withTimeout<T>(promise: Promise<T>, ms = TIMEOUT_MS): Promise<T> {
   return Promise.race([
     promise,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref()),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => setImmediate(() => reject(new Error(`no answer within ${ms} ms`))), ms).unref(),
+    ),
   ]);
 }
 
@@ -69,6 +77,7 @@ function goodCheck({ path, source, version, package: pkg }: ToolIdentity): Check
 export class HealthService {
   private readonly tools = new Map<ToolName, { at: number; check: Check }>();
   private readonly running = new Map<ToolName, Promise<[string, Check]>>();
+  private readonly logger = new NestLogger(HealthService.name);
   private room: { at: number; ok: boolean } | null = null;
 
   constructor(
@@ -90,6 +99,11 @@ export class HealthService {
     ]);
     const checks = Object.fromEntries(entries);
     const failing = entries.filter(([, check]) => check.status === 'down').map(([name]) => name);
+    // The answer says only which checks failed; the log says why, for the operator (and a failed test's server log).
+    if (failing.length > 0)
+      this.logger.warn(
+        `health degraded: ${failing.map((name) => `${name} (${String(checks[name]!.error)})`).join(', ')}`,
+      );
     return { status: failing.length === 0 ? 'ok' : 'degraded', failing, checks };
   }
 
