@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { EventStore, ReadStore } from '@kora/kernel';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, stat, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config';
 import { HealthService, logTools } from '../../src/health/health.service';
@@ -105,5 +105,29 @@ describe('the ffmpeg and ffprobe health checks', () => {
     const first = await new HealthService(events, reads, config).report();
     expect(first).toMatchObject({ status: 'ok', failing: [] });
     expect(first.checks.ffmpeg).toMatchObject({ status: 'up', version: '9.8-start' });
+  }, 30_000);
+
+  it('count a store answer that arrived while the event loop was held, rather than timing it out', async () => {
+    const own = join(dir.path, 'held-loop');
+    mkdirSync(own);
+    const config = loadConfig({
+      DATA_DIR: join(own, 'data'),
+      FFMPEG_PATH: fakeTool(own, 'ffmpeg'),
+      FFPROBE_PATH: fakeTool(own, 'ffprobe'),
+    });
+    // The log's head is answered by I/O (as a durable store's is), and arrives while the loop is held for 2.5 s.
+    const events = {
+      kind: 'sqlite',
+      ping: async () => undefined,
+      headPosition: () => new Promise<number>((resolve) => stat(own, () => resolve(7))),
+    } as unknown as EventStore;
+    const reads = { kind: 'sqlite', ping: async () => undefined } as unknown as ReadStore;
+    const answer = new HealthService(events, reads, config).report();
+    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => process.nextTick(resolve));
+    const until = Date.now() + 2_500;
+    while (Date.now() < until) {
+      // held, as by a long synchronous task
+    }
+    expect((await answer).checks.eventStore).toMatchObject({ status: 'up', head: 7 });
   }, 30_000);
 });
