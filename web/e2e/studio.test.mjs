@@ -187,9 +187,12 @@ describe('the studio in Chromium', { concurrency: false }, () => {
     await page.locator('.result').getByText('Preview ready').waitFor();
     await page.getByText('Matched to your reference track.').waitFor();
     // The engine's report: loudness and true peak before and after, in a table people can read.
-    const report = page.locator('.report__table');
+    const report = page.locator('.report__table').first();
     await report.waitFor();
     assert.match(await report.innerText(), /Loudness \(integrated\)[\s\S]*LUFS[\s\S]*True peak[\s\S]*dBTP/);
+    // Mastered against a reference: how far from it the original was and the master is, and their curves.
+    await page.getByText(/^Distance to your reference: [\d.]+ dB → [\d.]+ dB\./).waitFor();
+    await page.getByRole('img', { name: 'Tonal balance against your reference' }).waitFor();
     assert.ok((await page.locator('.chart svg').count()) >= 1, 'a curve or a spectrum is drawn');
   });
 
