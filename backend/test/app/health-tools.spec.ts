@@ -28,6 +28,16 @@ function fakeTool(dir: string, tool: string, version = '9.9-test', firstRunSleep
   return path;
 }
 
+/** The health checks over stores that answer at once (the log's head by `headPosition`, 0 unless given). */
+function healthOf(
+  config: ReturnType<typeof loadConfig>,
+  headPosition: () => Promise<number> = async () => 0,
+): HealthService {
+  const events = { kind: 'sqlite', ping: async () => undefined, headPosition } as unknown as EventStore;
+  const reads = { kind: 'sqlite', ping: async () => undefined } as unknown as ReadStore;
+  return new HealthService(events, reads, config);
+}
+
 describe('the ffmpeg and ffprobe health checks', () => {
   const dir = tempDir();
   afterAll(() => dir.cleanup());
@@ -42,13 +52,7 @@ describe('the ffmpeg and ffprobe health checks', () => {
       FFMPEG_PATH: fakeTool(own, 'ffmpeg', '9.7-slow', 3),
       FFPROBE_PATH: fakeTool(own, 'ffprobe', '9.7-slow', 3),
     });
-    const events = {
-      kind: 'sqlite',
-      ping: async () => undefined,
-      headPosition: async () => 0,
-    } as unknown as EventStore;
-    const reads = { kind: 'sqlite', ping: async () => undefined } as unknown as ReadStore;
-    const health = new HealthService(events, reads, config);
+    const health = healthOf(config);
     const [first, second] = await Promise.all([health.report(), health.report()]);
     expect(first).toMatchObject({ status: 'ok', failing: [] });
     expect(first.checks.ffmpeg).toMatchObject({ status: 'up', version: '9.7-slow' });
@@ -62,13 +66,7 @@ describe('the ffmpeg and ffprobe health checks', () => {
       FFMPEG_PATH: fakeTool(dir.path, 'ffmpeg'),
       FFPROBE_PATH: fakeTool(dir.path, 'ffprobe'),
     });
-    const events = {
-      kind: 'sqlite',
-      ping: async () => undefined,
-      headPosition: async () => 0,
-    } as unknown as EventStore;
-    const reads = { kind: 'sqlite', ping: async () => undefined } as unknown as ReadStore;
-    const health = new HealthService(events, reads, config);
+    const health = healthOf(config);
     const expire = () => (health as unknown as { tools: Map<string, unknown> }).tools.clear();
 
     const first = await health.report();
@@ -95,14 +93,8 @@ describe('the ffmpeg and ffprobe health checks', () => {
       FFPROBE_PATH: fakeTool(own, 'ffprobe', '9.8-start'),
     });
     await logTools(config, { info: () => undefined, error: () => undefined });
-    const events = {
-      kind: 'sqlite',
-      ping: async () => undefined,
-      headPosition: async () => 0,
-    } as unknown as EventStore;
-    const reads = { kind: 'sqlite', ping: async () => undefined } as unknown as ReadStore;
     // The first check's `-version` hangs past its time: the start-up log's answer stands.
-    const first = await new HealthService(events, reads, config).report();
+    const first = await healthOf(config).report();
     expect(first).toMatchObject({ status: 'ok', failing: [] });
     expect(first.checks.ffmpeg).toMatchObject({ status: 'up', version: '9.8-start' });
   }, 30_000);
@@ -116,13 +108,7 @@ describe('the ffmpeg and ffprobe health checks', () => {
       FFPROBE_PATH: fakeTool(own, 'ffprobe'),
     });
     // The log's head is answered by I/O (as a durable store's is), and arrives while the loop is held for 2.5 s.
-    const events = {
-      kind: 'sqlite',
-      ping: async () => undefined,
-      headPosition: () => new Promise<number>((resolve) => stat(own, () => resolve(7))),
-    } as unknown as EventStore;
-    const reads = { kind: 'sqlite', ping: async () => undefined } as unknown as ReadStore;
-    const answer = new HealthService(events, reads, config).report();
+    const answer = healthOf(config, () => new Promise<number>((resolve) => stat(own, () => resolve(7)))).report();
     for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => process.nextTick(resolve));
     const until = Date.now() + 2_500;
     while (Date.now() < until) {

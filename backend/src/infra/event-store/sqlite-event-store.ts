@@ -14,6 +14,7 @@ import {
 } from '@kora/kernel';
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
+import { GroupCommit } from '../sqlite/group-commit';
 import { run, type SqliteDatabase } from '../sqlite/sqlite-database';
 
 /** A row as an array in `COLUMNS` order: statements run in raw mode, which spares an object per row on reads. */
@@ -107,8 +108,7 @@ export class SqliteEventStore extends EventStore {
   private readonly insert: Statement;
   private readonly lastRevision: Statement<[string], { revision: number | null }>;
   private readonly findById: Statement<[string], { stream: string; revision: number; position: number }>;
-  private readonly queued: QueuedAppend[] = [];
-  private flushing = false;
+  private readonly appends: GroupCommit<QueuedAppend, AppendOutcome>;
   private readonly tail = new LogTail(TAIL_EVENTS);
   /** The first position of each group committed but not yet fsynced, in commit order. */
   private readonly notDurable: number[] = [];
@@ -128,6 +128,11 @@ export class SqliteEventStore extends EventStore {
     options: SqliteEventStoreOptions = {},
   ) {
     super();
+    this.appends = new GroupCommit(
+      db,
+      (group) => this.commitGroup(group),
+      (group, outcomes) => this.settle(group, outcomes),
+    );
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.onAppended = options.onAppended;
     db.writer.exec(SCHEMA);
@@ -154,39 +159,10 @@ export class SqliteEventStore extends EventStore {
   ): Promise<AppendResult> {
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
     return new Promise<AppendResult>((resolve, reject) => {
-      this.queued.push({ streamName, events, expectedRevision, resolve, reject });
-      if (!this.flushing) {
-        this.flushing = true;
-        setImmediate(() => void this.flush());
-      }
+      this.appends.enqueue({ streamName, events, expectedRevision, resolve, reject });
     });
   }
 
-  private async flush(): Promise<void> {
-    let group: QueuedAppend[] = [];
-    let outcomes: AppendOutcome[] | null = null;
-    try {
-      // Relaxed: the lock goes to the next group as soon as this one commits; its durability is awaited below.
-      outcomes = await this.db.exclusive(
-        () => {
-          group = this.queued.splice(0); // taken with the lock held: whatever arrived while waiting joins
-          return this.commitGroup(group);
-        },
-        { relaxed: true },
-      );
-    } catch (error) {
-      for (const request of group) request.reject(error); // the commit failed (disk full, I/O error): nothing stored
-    } finally {
-      if (this.queued.length > 0) setImmediate(() => void this.flush());
-      else this.flushing = false;
-    }
-    if (outcomes) await this.settle(group, outcomes);
-  }
-
-  /**
-   * Writes a group in one transaction, each append under its own savepoint. What it wrote extends the cached streams
-   * at once (the next decision on them must see it) and is held back from `readAll` and `readStream` until durable.
-   */
   private commitGroup(group: QueuedAppend[]): AppendOutcome[] {
     const w = this.db.writer;
     const outcomes: AppendOutcome[] = [];

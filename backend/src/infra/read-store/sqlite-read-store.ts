@@ -10,6 +10,7 @@ import {
   type TransactionOptions,
 } from '@kora/kernel';
 import type Database from 'better-sqlite3';
+import { GroupCommit } from '../sqlite/group-commit';
 import { cachedStatement as sql, run, type SqliteDatabase } from '../sqlite/sqlite-database';
 import { compileFilter, compileSort, fieldExpression } from './sql-filter';
 
@@ -56,12 +57,23 @@ interface CheckpointRow {
 export class SqliteReadStore extends ReadStore {
   readonly kind = 'sqlite';
   private readonly tables = new Set<string>();
-  private readonly queued: QueuedTransaction[] = [];
-  private flushing = false;
+  private readonly relaxed: GroupCommit<QueuedTransaction, TransactionOutcome>;
 
   constructor(private readonly db: SqliteDatabase) {
     super();
     db.writer.exec(SCHEMA);
+    // Relaxed transactions (projection batches, processor checkpoints, a rebuild's swap) commit in groups, as appends
+    // do: one transaction, each under its own savepoint (`commitGroup`), each answered after the one commit.
+    this.relaxed = new GroupCommit(
+      db,
+      (group) => this.commitGroup(group),
+      (group, outcomes) =>
+        group.forEach((request, i) => {
+          const outcome = outcomes[i]!;
+          if (outcome.ok) request.resolve(outcome.value);
+          else request.reject(outcome.error);
+        }),
+    );
   }
 
   collection<T extends Document = Document>(name: string): Collection<T> {
@@ -71,11 +83,7 @@ export class SqliteReadStore extends ReadStore {
   transaction<R>(work: (session: ReadStoreSession) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
     if (options.durability === 'relaxed') {
       return new Promise<R>((resolve, reject) => {
-        this.queued.push({ work, resolve, reject } as QueuedTransaction);
-        if (!this.flushing) {
-          this.flushing = true;
-          setImmediate(() => void this.flush());
-        }
+        this.relaxed.enqueue({ work, resolve, reject } as QueuedTransaction);
       });
     }
     return this.db.transaction(async () => {
@@ -90,37 +98,10 @@ export class SqliteReadStore extends ReadStore {
   }
 
   /**
-   * Relaxed transactions (projection batches, processor checkpoints) asked for while the previous group waits for
-   * the write lock, or in the same turn of the event loop, commit together: one transaction, each under its own
-   * savepoint, so one that throws is rolled back alone and the others are as if run one after the other. Each still
-   * reads and writes its checkpoint inside the transaction ("the checkpoint is the lock"). Each is answered after
-   * the one commit; a failed commit fails them all (nothing of them is stored).
+   * One group of relaxed transactions: each under its own savepoint, so one that throws is rolled back alone and the
+   * others are as if run one after the other. Each still reads and writes its checkpoint inside the transaction ("the
+   * checkpoint is the lock"). A failed commit fails them all (nothing of them is stored).
    */
-  private async flush(): Promise<void> {
-    let group: QueuedTransaction[] = [];
-    let outcomes: TransactionOutcome[] | null = null;
-    try {
-      outcomes = await this.db.exclusive(
-        () => {
-          group = this.queued.splice(0); // taken with the lock held: whatever arrived while waiting joins
-          return this.commitGroup(group);
-        },
-        { relaxed: true },
-      );
-    } catch (error) {
-      for (const request of group) request.reject(error);
-    } finally {
-      if (this.queued.length > 0) setImmediate(() => void this.flush());
-      else this.flushing = false;
-    }
-    if (!outcomes) return;
-    group.forEach((request, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) request.resolve(outcome.value);
-      else request.reject(outcome.error);
-    });
-  }
-
   private async commitGroup(group: readonly QueuedTransaction[]): Promise<TransactionOutcome[]> {
     const w = this.db.writer;
     const outcomes: TransactionOutcome[] = [];

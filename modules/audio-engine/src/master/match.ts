@@ -31,7 +31,7 @@ import { type Biquad, cascadeResponseDb, filterInPlace, peaking } from '../dsp/b
 import { type Pcm, frameCount } from '../pcm';
 import type { Intensity } from '../types';
 import { type LimiterParams, TruePeakLimiter, searchGain } from './limiter';
-import type { EqBand, TonalDecision } from './tonal';
+import { type EqBand, fitGains, type TonalDecision } from './tonal';
 
 /** Bands the distance is taken over, Hz (nominal centres). */
 export const DISTANCE_BAND_HZ: readonly [number, number] = [40, 16000];
@@ -89,43 +89,6 @@ export function spectralDistanceDb(a: ReadonlyArray<number | null>, b: ReadonlyA
     count++;
   }
   return count ? Math.sqrt(sum / count) : 0;
-}
-
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]!]);
-  for (let col = 0; col < n; col++) {
-    let pivot = col;
-    for (let r = col + 1; r < n; r++) if (Math.abs(m[r]![col]!) > Math.abs(m[pivot]![col]!)) pivot = r;
-    [m[col], m[pivot]] = [m[pivot]!, m[col]!];
-    const p = m[col]![col]!;
-    if (Math.abs(p) < 1e-12) continue;
-    for (let r = 0; r < n; r++) {
-      if (r === col) continue;
-      const f = m[r]![col]! / p;
-      if (f === 0) continue;
-      for (let k = col; k <= n; k++) m[r]![k] = m[r]![k]! - f * m[col]![k]!;
-    }
-  }
-  return m.map((row, i) => (Math.abs(row[i]!) < 1e-12 ? 0 : row[n]! / row[i]!));
-}
-
-/** Weighted ridge least squares: g minimising sum_i w_i (A g - d)_i^2 + lambda |g|^2. */
-function ridge(basis: number[][], desired: number[], weights: number[], lambda: number): number[] {
-  const k = basis[0]?.length ?? 0;
-  const ata = Array.from({ length: k }, () => new Array<number>(k).fill(0));
-  const atd = new Array<number>(k).fill(0);
-  basis.forEach((row, i) => {
-    const w = weights[i]!;
-    if (w === 0) return;
-    for (let p = 0; p < k; p++) {
-      if (row[p] === 0) continue;
-      atd[p] = atd[p]! + w * row[p]! * desired[i]!;
-      for (let q = 0; q < k; q++) ata[p]![q] = ata[p]![q]! + w * row[p]! * row[q]!;
-    }
-  });
-  for (let p = 0; p < k; p++) ata[p]![p] = ata[p]![p]! + lambda;
-  return solve(ata, atd);
 }
 
 export interface MatchEqDesign {
@@ -231,7 +194,7 @@ export function fitFilterBank(
   );
   const weights = grid.map((p) => p.weight);
   const sectionsOf = (g: number[]): Biquad[] => sectionsHz.map((fk, k) => peaking(fk, sampleRate, g[k]!, MATCH_Q));
-  let gains = ridge(
+  let gains = fitGains(
     basis,
     grid.map((p) => p.desired),
     weights,
@@ -240,7 +203,7 @@ export function fitFilterBank(
   for (let pass = 0; pass < 3; pass++) {
     const sections = sectionsOf(gains);
     const residual = grid.map((p) => p.desired - cascadeResponseDb(sections, p.f, sampleRate));
-    const delta = ridge(basis, residual, weights, 0.01);
+    const delta = fitGains(basis, residual, weights, 0.01);
     gains = gains.map((g, k) => Math.max(-bound, Math.min(bound, g + delta[k]!)));
   }
   const sections = sectionsOf(gains);

@@ -73,14 +73,19 @@ function solve(a: number[][], b: number[]): number[] {
   return m.map((row, i) => (Math.abs(row[i]!) < 1e-12 ? 0 : row[n]! / row[i]!));
 }
 
-/** Weighted ridge least squares: gains g minimising sum_i w_i (A g - d)_i^2 + lambda |g|^2. */
-function fitGains(basis: number[][], desired: number[], weights: number[], lambda: number): number[] {
+/**
+ * Weighted ridge least squares: gains g minimising sum_i w_i (A g - d)_i^2 + lambda |g|^2 (the style EQ's fit and the
+ * reference match's). Rows of zero weight and zero basis entries add nothing and are skipped.
+ */
+export function fitGains(basis: number[][], desired: number[], weights: number[], lambda: number): number[] {
   const k = basis[0]?.length ?? 0;
   const ata = Array.from({ length: k }, () => new Array<number>(k).fill(0));
   const atd = new Array<number>(k).fill(0);
   basis.forEach((row, i) => {
     const w = weights[i]!;
+    if (w === 0) return;
     for (let p = 0; p < k; p++) {
+      if (row[p] === 0) continue;
       atd[p] = atd[p]! + w * row[p]! * desired[i]!;
       for (let q = 0; q < k; q++) ata[p]![q] = ata[p]![q]! + w * row[p]! * row[q]!;
     }
