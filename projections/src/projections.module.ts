@@ -1,14 +1,5 @@
 import { Module } from '@nestjs/common';
-import {
-  GetCreditAccountHandler,
-  GetPaymentByCaptureHandler,
-  GetPaymentByProviderRefHandler,
-  GetPaymentHandler,
-  ListPaymentsHandler,
-  ListPendingPaymentsHandler,
-  ListExpiringCreditAccountsHandler,
-  ListUsageHandler,
-} from './billing/billing.queries';
+import { GetCreditAccountHandler, ListExpiringCreditAccountsHandler } from './credit-accounts/credit-accounts.queries';
 import {
   GetMixSessionHandler,
   GetMixTrackHandler,
@@ -16,6 +7,13 @@ import {
   ListRecentMixesHandler,
 } from './mixing/mix-sessions.queries';
 import { GetNotificationHandler, GetNotificationsHandler } from './notifications/notifications.queries';
+import {
+  GetPaymentByCaptureHandler,
+  GetPaymentByProviderRefHandler,
+  GetPaymentHandler,
+  ListPaymentsHandler,
+  ListPendingPaymentsHandler,
+} from './payments/payments.queries';
 import {
   CountTracksInProgressHandler,
   GetEngineSpeedHandler,
@@ -29,6 +27,7 @@ import {
   GetProfileByEmailFingerprintHandler,
   GetProfileHandler,
 } from './profiles/profiles.queries';
+import { ListUsageHandler } from './usage-history/usage-history.queries';
 
 /** The read side's query handlers: modules ask through the query bus with the query classes of their contracts. */
 @Module({

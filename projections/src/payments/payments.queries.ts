@@ -1,17 +1,12 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import {
-  type CreditAccountDocument,
-  GetCreditAccount,
   GetPayment,
   GetPaymentByCapture,
   GetPaymentByProviderRef,
-  ListExpiringCreditAccounts,
   ListPayments,
   ListPendingPayments,
-  ListUsage,
   type PaymentDocument,
   type PaymentPage,
-  type UsageDocument,
 } from '@kora/billing/contracts';
 import { type Filter, findOwned, ReadStore } from '@kora/kernel';
 
@@ -61,34 +56,5 @@ export class ListPendingPaymentsHandler implements IQueryHandler<ListPendingPaym
     return this.reads
       .collection<PaymentDocument>('payments')
       .find({ status: 'pending', createdAt: { $lte: before } }, { sort: { createdAt: 1 }, limit });
-  }
-}
-
-@QueryHandler(GetCreditAccount)
-export class GetCreditAccountHandler implements IQueryHandler<GetCreditAccount, CreditAccountDocument | null> {
-  constructor(private readonly reads: ReadStore) {}
-  execute({ userId }: GetCreditAccount): Promise<CreditAccountDocument | null> {
-    return this.reads.collection<CreditAccountDocument>('credit_accounts').findById(userId);
-  }
-}
-
-@QueryHandler(ListUsage)
-export class ListUsageHandler implements IQueryHandler<ListUsage, UsageDocument[]> {
-  constructor(private readonly reads: ReadStore) {}
-  execute({ userId, limit }: ListUsage): Promise<UsageDocument[]> {
-    return this.reads.collection<UsageDocument>('usage_history').find({ userId }, { sort: { date: -1 }, limit });
-  }
-}
-
-@QueryHandler(ListExpiringCreditAccounts)
-export class ListExpiringCreditAccountsHandler implements IQueryHandler<
-  ListExpiringCreditAccounts,
-  CreditAccountDocument[]
-> {
-  constructor(private readonly reads: ReadStore) {}
-  execute({ now, limit }: ListExpiringCreditAccounts): Promise<CreditAccountDocument[]> {
-    return this.reads
-      .collection<CreditAccountDocument>('credit_accounts')
-      .find({ expiresNext: { $lte: now } }, { sort: { expiresNext: 1 }, limit });
   }
 }
