@@ -108,7 +108,7 @@ export class AppModule {
         IdentityModule.forRoot({ purgeIntervalMs: config.PURGE_INTERVAL_MINUTES * 60_000 }),
         NotificationsModule,
         MixingModule.forRoot({ linkSecret, publicUrl: config.publicUrl }),
-        CatalogModule.forRoot({ demoTracks: config.DEMO_TRACKS === 'on' }),
+        CatalogModule.forRoot({ demoTracks: config.DEMO_TRACKS === 'on', cacheDir: config.DEMO_CACHE_DIR }),
         AudioModule.forRoot({ linkSecret, publicUrl: config.publicUrl }),
         BillingModule.forRoot({
           publicUrl: config.publicUrl,

@@ -3,7 +3,8 @@
 // screenshots under ARTIFACTS (`recordFailures` in support.mjs); after a failure this prints where, and what each file
 // holds, so that a CI log alone tells what happened.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { ARTIFACTS, ROOT } from './support.mjs';
 
@@ -40,13 +41,18 @@ const tests = readdirSync(HERE)
   .sort((a, b) => rank(a) - rank(b));
 const only = process.argv.slice(2);
 const chosen = only.length > 0 ? tests.filter((path) => only.some((name) => path.includes(name))) : tests;
+// Each file's server makes the demo material at its first sign-up (four engine jobs, about 13 s of CPU): the first
+// keeps it in this run's cache and the others copy it (`DEMO_CACHE_DIR`, docs/operations.md).
+const demoCache = process.env.DEMO_CACHE_DIR ? null : mkdtempSync(join(tmpdir(), 'kora-e2e-demo-'));
 const code = await new Promise((resolve) => {
   const child = spawn(process.execPath, ['--test', `--test-concurrency=${CONCURRENCY}`, ...chosen], {
     cwd: ROOT,
     stdio: 'inherit',
+    env: demoCache ? { ...process.env, DEMO_CACHE_DIR: demoCache } : process.env,
   });
   child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
 });
+if (demoCache) rmSync(demoCache, { recursive: true, force: true });
 if (code !== 0 && existsSync(ARTIFACTS)) {
   const saved = [...files(ARTIFACTS)];
   console.error(`\nbrowser suite: failed; what the failed tests left is in ${ARTIFACTS} (${saved.length} files)`);

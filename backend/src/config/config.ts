@@ -60,6 +60,11 @@ const schema = z.object({
   /** Every new account gets one demo track per service (made once per installation). */
   DEMO_TRACKS: z.enum(['on', 'off']).default('on'),
   /**
+   * A folder shared by installations on one machine (a test run's servers, several local servers): the first to make
+   * the demo material keeps it there and the others copy it instead of making it again. Unset: each makes its own.
+   */
+  DEMO_CACHE_DIR: z.string().min(1).optional(),
+  /**
    * Where jobs wait for workers: `eventstore` (competing consumers of a persistent subscription; needs
    * EVENTSTORE_URL) or `readstore` (leases in the read store). `auto`: eventstore when EVENTSTORE_URL is set.
    */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import request from 'supertest';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { OidcTestClient } from '../support/oidc-client';
 import { freePort, masterToPreview, run, type Running, userToken, waitFor } from '../support/server-process';
 import { tempDir } from '../support/temp';
@@ -38,6 +38,9 @@ async function stopCleanly(server: Running): Promise<void> {
 describe(`Kora on Node.js ${process.version}`, () => {
   const dirs: Array<{ cleanup: () => void }> = [];
   const servers: Running[] = [];
+  // The first server makes the demo material, the next copies it (DEMO_CACHE_DIR): what this file tests is the runtime.
+  const demoCache = tempDir('kora-runtime-demo-');
+  afterAll(() => demoCache.cleanup());
   afterEach(async () => {
     // A server dying as a test ends (a request cut off by its abort) has a moment to be seen exiting.
     await Promise.all(servers.map((s) => Promise.race([s.exited, new Promise((r) => setTimeout(r, 500))])));
@@ -71,6 +74,7 @@ describe(`Kora on Node.js ${process.version}`, () => {
       DATA_DIR: join(dir.path, 'data'),
       DEV_OUTBOX: 'on',
       HEALTH_MIN_FREE_MB: '1',
+      DEMO_CACHE_DIR: demoCache.path,
       // A clean stop waits for work under way (the demo material, made at first start): slower under forced collections.
       SHUTDOWN_TIMEOUT_MS: '60000',
     };

@@ -17,6 +17,7 @@ import {
 import { BlobStore, type Document, ReadStore, scratchPrefix, sleep } from '@kora/kernel';
 import { JOB_OPTIONS, type JobOptions } from '@kora/kernel/nest';
 import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { DemoCache, type StoredBlob } from './demo-cache';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -27,11 +28,15 @@ const STALE_LOCK_MS = 10 * 60 * 1000;
 
 /** One service's demo: the material a demo track points at (what `ProvisionDemoTrack` carries). */
 export type DemoEntry = ProvisionDemoTrack['material'] & Pick<ProvisionDemoTrack, 'files' | 'stems' | 'options'>;
+type Demos = Partial<Record<TrackService, DemoEntry>>;
+
+/** The folder shared by installations on one machine where the demo material is kept once made (`DEMO_CACHE_DIR`). */
+export const DEMO_CACHE_DIR = 'KORA_DEMO_CACHE_DIR';
 
 interface LibraryDoc extends Document {
   status: 'generating' | 'ready';
   since: number;
-  demos: Partial<Record<TrackService, DemoEntry>>;
+  demos: Demos;
 }
 
 /**
@@ -42,17 +47,22 @@ interface LibraryDoc extends Document {
 @Injectable()
 export class DemoLibrary {
   private readonly logger = new Logger(DemoLibrary.name);
-  private ready: Promise<Partial<Record<TrackService, DemoEntry>>> | null = null;
+  private ready: Promise<Demos> | null = null;
 
   constructor(
     private readonly blobs: BlobStore,
     private readonly reads: ReadStore,
     @Inject('KORA_DEMO_SEED') private readonly seed: number,
     @Optional() @Inject(JOB_OPTIONS) private readonly jobs: JobOptions | null = null,
-  ) {}
+    @Optional() @Inject(DEMO_CACHE_DIR) cacheDir: string | null = null,
+  ) {
+    this.cache = cacheDir ? new DemoCache(cacheDir, `${DEMO_VERSION}-seed${seed}`) : null;
+  }
+
+  private readonly cache: DemoCache<Demos> | null;
 
   /** The demos, generating them first if this installation has none yet (one process generates; others wait). */
-  demos(): Promise<Partial<Record<TrackService, DemoEntry>>> {
+  demos(): Promise<Demos> {
     this.ready ??= this.load().catch((error: unknown) => {
       this.ready = null;
       throw error;
@@ -60,7 +70,7 @@ export class DemoLibrary {
     return this.ready;
   }
 
-  private async load(): Promise<Partial<Record<TrackService, DemoEntry>>> {
+  private async load(): Promise<Demos> {
     const library = this.reads.collection<LibraryDoc>(LIBRARY);
     for (;;) {
       const claimed = await this.reads.transaction(async (tx) => {
@@ -76,7 +86,7 @@ export class DemoLibrary {
       await sleep(1_000);
     }
     try {
-      const demos = await this.generate();
+      const demos = (await this.restored()) ?? (await this.generate());
       await library.upsert({ _id: DEMO_VERSION, status: 'ready', since: Date.now(), demos });
       return demos;
     } catch (error) {
@@ -85,8 +95,16 @@ export class DemoLibrary {
     }
   }
 
-  private async generate(): Promise<Partial<Record<TrackService, DemoEntry>>> {
+  /** The material another installation made, from the shared cache when one is configured. */
+  private async restored(): Promise<Demos | null> {
+    const demos = await this.cache?.restore(this.blobs);
+    if (demos) this.logger.log('demo material copied from the shared cache');
+    return demos ?? null;
+  }
+
+  private async generate(): Promise<Demos> {
     const started = Date.now();
+    const stored: StoredBlob[] = [];
     const dir = await mkdtemp(join(tmpdir(), scratchPrefix('demo')));
     const base = `demo/${DEMO_VERSION}`;
     try {
@@ -103,6 +121,7 @@ export class DemoLibrary {
         runJob(request(join(dir, name)), { niceness: this.jobs?.niceness ?? 0 });
       const put = async (key: string, path: string, type: string): Promise<string> => {
         await this.blobs.putFile(`${base}/${key}`, path, type);
+        stored.push({ key: `${base}/${key}`, contentType: type });
         return `${base}/${key}`;
       };
       const keep = async (key: string, path: string, type: string): Promise<string> => {
@@ -177,7 +196,7 @@ export class DemoLibrary {
       }
 
       this.logger.log(`demo material made in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      return {
+      const demos: Demos = {
         AI_MASTERING: {
           ...songMeta,
           filename: 'Kora demo – Afro-pop groove.wav',
@@ -207,6 +226,11 @@ export class DemoLibrary {
           options: { preset: 'voice', mode: null },
         },
       };
+      // Shared for the next installation; failing to keep it loses nothing here.
+      await this.cache?.save(this.blobs, demos, stored).catch((error: unknown) => {
+        this.logger.warn(`demo material not kept in the shared cache: ${(error as Error).message}`);
+      });
+      return demos;
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
