@@ -2,9 +2,7 @@
 // Runs npm scripts side by side and fails when any fails: `node scripts/parallel.mjs typecheck lint boundaries`.
 // Each script's output is held and printed whole when it ends, so a CI log reads as if they ran one after the other.
 // Used by `npm run test:suite` for the static checks: each is one thread (tsc, eslint, prettier, dependency-cruiser),
-// so on two cores they take the time of the longest instead of their sum. And for the fault suite beside the smoke on
-// the other Node lines: the fault suite runs one file at a time and mostly waits on the server processes it kills and
-// restarts (158 s of CPU in 158 s), which leaves a core to the smoke's install and build.
+// so on two cores they take the time of the longest instead of their sum.
 import { spawn } from 'node:child_process';
 
 const scripts = process.argv.slice(2);
