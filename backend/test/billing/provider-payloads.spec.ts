@@ -147,6 +147,65 @@ describe('the providers’ real-shaped deliveries, replayed through the real ada
     expect(await auditOf(second.paymentId)).toEqual([]);
   });
 
+  it('a partial refund, then a chargeback of the rest: both recorded, credits taken back once; no refund beyond the capture', async () => {
+    const { userId, auth } = await buyer();
+    const intent = await packIntent(auth);
+    paypal.approve(intent.orderId);
+    await request(test.url).post(`/api/payments/paypal/capture/${intent.orderId}`).set(auth).expect(200);
+    const captureId = (
+      paypal.orders.get(intent.orderId)!.purchase_units[0]!.payments as { captures: Array<{ id: string }> }
+    ).captures[0]!.id;
+    const trackId = await seedTrack(test, userId);
+    await request(test.url).post(`/api/audio/track/${trackId}/master`).set(auth).send({ credit: true }).expect(200);
+    const partial = fixture('paypal/payment-capture-refunded.json', {
+      REFUND_ID: '3FH58301AA2294410',
+      CAPTURE_ID: captureId,
+      PAYMENT_ID: intent.paymentId,
+      CURRENCY: 'USD',
+      VALUE: '5.00',
+    });
+    await deliver(partial).expect(200);
+    await deliver(partial).expect(200); // delivered again: the same refund id, nothing more
+    const chargeback = fixture('paypal/payment-capture-reversed.json', {
+      REFUND_ID: '7KC12044PL553021D',
+      CAPTURE_ID: captureId,
+      CURRENCY: 'USD',
+      VALUE: '14.99',
+    });
+    await deliver(chargeback).expect(200);
+    await deliver(chargeback).expect(200);
+    const recorded = await ofPayment(intent.paymentId, ['PaymentRefunded', 'CreditsRevoked']);
+    expect(recorded.map((e) => [e.type, (e.data as { refundId?: string }).refundId ?? null])).toEqual([
+      ['PaymentRefunded', '3FH58301AA2294410'],
+      ['CreditsRevoked', null],
+      ['PaymentRefunded', '7KC12044PL553021D'],
+    ]);
+    expect(recorded[1]!.data).toMatchObject({ credits: 4 }); // the five of the pack, one spent
+    expect(recorded[2]!.data).toMatchObject({ reversal: true, amount: { amount: 1499, currency: 'USD' } });
+    expect(await remaining(auth)).toBe(0);
+    const status = await request(test.url)
+      .post('/api/payments/status')
+      .set(auth)
+      .send({ paymentIntentId: intent.paymentId })
+      .expect(200);
+    expect(status.body.status).toBe('REFUNDED');
+    expect(await auditOf(intent.paymentId)).toEqual([]);
+
+    // One more refund than the capture holds: refused, nothing recorded (PayPal delivers it again; operators look).
+    const beyond = await deliver(
+      fixture('paypal/payment-capture-refunded.json', {
+        REFUND_ID: '9ZZ00000AA0000000',
+        CAPTURE_ID: captureId,
+        PAYMENT_ID: intent.paymentId,
+        CURRENCY: 'USD',
+        VALUE: '1.00',
+      }),
+    );
+    expect([beyond.status, beyond.body.code]).toEqual([409, 'BILLING.REFUND_EXCEEDS_CAPTURE']);
+    expect(await ofPayment(intent.paymentId, ['PaymentRefunded'])).toHaveLength(2);
+    expect(await auditOf(intent.paymentId)).toEqual([]);
+  });
+
   it('reordered: the refund arrives before anything told this server of the capture; the late COMPLETED changes nothing', async () => {
     const { auth } = await buyer();
     const intent = await packIntent(auth);

@@ -119,6 +119,35 @@ describe('npm run billing -- refund <paymentId>', () => {
 });
 
 describe('credit expiry at a pack’s end date', () => {
+  it('a pack past its end, not expired yet, is not in the balance a spend reports', async () => {
+    const dir = tempDir('kora-unswept-');
+    const clock = new TestClock(new Date('2026-03-01T10:00:00.000Z'));
+    const test = await startTestApp({ dataDir: dir.path, clock, env: { BILLING_EXPIRY_SECONDS: '0' } });
+    try {
+      const ada = await signedIn(test, 'ada-unswept');
+      await buyPackOverHttp(test.url, ada.auth);
+      clock.advance(32 * DAY); // past the monthly pack's end; no expiry pass has run
+      await buyPackOverHttp(test.url, ada.auth);
+      const trackId = await seedTrack(test, ada.userId);
+      const unlocked = await request(test.url)
+        .post(`/api/audio/track/${trackId}/master`)
+        .set(ada.auth)
+        .send({ credit: true })
+        .expect(200);
+      // The second pack's five credits, one spent: the first pack's five are past their end date.
+      expect(unlocked.body).toMatchObject({ creditsUsed: 1, creditsRemaining: 4 });
+      const granted = (await eventsOf(test, ['PackPurchased'])).filter((e) => e.streamName === `credits-${ada.userId}`);
+      expect(granted.map((e) => (e.data as { balance: number }).balance)).toEqual([5, 5]);
+      await test.app
+        .get((await import('@kora/kernel')).ProjectionRunner)
+        .waitFor(await test.app.get(EventStore).headPosition());
+      await auditIsClean(test);
+    } finally {
+      await test.close();
+      dir.cleanup();
+    }
+  }, 60_000);
+
   it('appends CreditsExpired once, by the injected clock, and a restarted server expires what fell due', async () => {
     const dir = tempDir('kora-expiry-');
     const clock = new TestClock(new Date('2026-03-01T10:00:00.000Z'));

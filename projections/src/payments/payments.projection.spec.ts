@@ -172,6 +172,22 @@ describe('the payments read model', () => {
     ).thenDocument('p1', { ...payment, status: 'refunded', captureId: 'CAP-1', updatedAt: T2 });
   });
 
+  it('shows a payment refunded in part, then charged back, as refunded, updated at the last refund', () => {
+    const log = eventLog<PaymentEvent>({ occurredAt: T0 });
+    const part = { amount: { amount: 400, currency: price.currency }, reason: 'Partial', refundId: 'REF-1' };
+    const rest = { amount: { amount: price.amount - 400, currency: price.currency }, reason: 'Chargeback' };
+    givenEvents(
+      log.record(stream, created),
+      log.record(stream, captured, { occurredAt: T1 }),
+      log.record(stream, { type: 'PaymentRefunded', data: { ...part, source: 'provider' } }, { occurredAt: T1 }),
+      log.record(
+        stream,
+        { type: 'PaymentRefunded', data: { ...rest, refundId: 'CB-1', source: 'provider', reversal: true } },
+        { occurredAt: T2 },
+      ),
+    ).thenDocument('p1', { ...payment, status: 'refunded', captureId: 'CAP-1', updatedAt: T2 });
+  });
+
   it('shows nothing of money under an operator’s review until it is granted', () => {
     const log = eventLog<PaymentEvent>({ occurredAt: T0 });
     const underpaid: Money = { amount: 500, currency: 'EUR' };

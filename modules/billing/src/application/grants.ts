@@ -83,6 +83,7 @@ export class Grants implements OnModuleInit {
           startDate: start.toISOString(),
           endDate: cycleEnd(start, cycle).toISOString(),
           price: intent.price,
+          now: start.toISOString(),
         },
         this.contexts.forSystem(intent.ownerId, paymentId),
       );

@@ -15,11 +15,11 @@ import {
  * The ledger audit (`npm run audit`): replays every payment and credit event of the log, in log order, with the
  * unlocks they caused, and checks the ledger's invariants with its own arithmetic (not the deciders'):
  * - a payment stream starts with its intent; it is captured at most once, for the price recorded at sale, and
- *   refunded only after a capture, for that price;
+ *   refunded only after a capture, each refund id once, the refunds together for at most what was captured;
  * - every capture is granted exactly once (a PACK payment: one `PackPurchased` on its owner's credits, with the
  *   price, plan and credits of the sale; a TRACK payment: one `TrackUnlocked`/`MixUnlocked` it caused), and nothing
  *   is granted that was not captured;
- * - no pack goes below zero and every `balance` an event carries is the replay's;
+ * - no pack goes below zero and every `balance` an event carries is the replay's (the credits usable at its instant);
  * - every spend is of a pack of its service usable at that instant, once per result, and tied to the unlock it
  *   caused; every unlock by credit or payment was paid for;
  * - credits are revoked only for a refunded payment, and expire only at or after the pack's end date.
@@ -101,7 +101,11 @@ interface PaymentTally {
   intent: PaymentIntentCreated['data'] | null;
   intentRef: EventRef | null;
   captures: EventRef[];
-  refund: EventRef | null;
+  /** The refunds, in log order, and by refund id (one id twice is a violation). */
+  refunds: EventRef[];
+  refundIds: Map<string, EventRef>;
+  /** What the refunds gave back in all, in the captured currency (one in another currency is a violation). */
+  refunded: number;
   grants: EventRef[];
   /** Money reported that did not match the sale, by capture id: the event, and the operator's resolution. */
   anomalies: Map<string, { ref: EventRef; kind: string; resolution: 'granted' | 'refunded' | null }>;
@@ -190,7 +194,9 @@ export class LedgerAudit {
         intent: null,
         intentRef: null,
         captures: [],
-        refund: null,
+        refunds: [],
+        refundIds: new Map(),
+        refunded: 0,
         grants: [],
         anomalies: new Map(),
         captured: null,
@@ -239,11 +245,12 @@ export class LedgerAudit {
     this.counts.set(key, counts);
   }
 
-  /** Credits of a service not spent, expired or revoked, in the account's packs. */
-  private held(userId: string, service: BillingService): number {
+  /** Credits of a service not spent, expired or revoked, in the account's packs usable at `at` (as events carry). */
+  private usableAt(userId: string, service: BillingService, at: string): number {
     let total = 0;
     for (const pack of this.accountPacks.get(userId) ?? []) {
-      if (pack.service === service) total += pack.credits - pack.used - pack.removed;
+      const left = pack.credits - pack.used - pack.removed;
+      if (pack.service === service && pack.startDate <= at && at < pack.endDate && left > 0) total += left;
     }
     return total;
   }
@@ -316,7 +323,7 @@ export class LedgerAudit {
           ]);
           return;
         }
-        if (tally.refund) {
+        if (tally.refunds.length > 0) {
           this.violation(
             'payment.captured-after-refund',
             `payment ${paymentId} is captured after its refund`,
@@ -368,17 +375,20 @@ export class LedgerAudit {
         anomaly.resolution = event.data.resolution;
         return;
       }
-      case 'PaymentRefunded':
-        if (tally.refund) {
+      case 'PaymentRefunded': {
+        // Refunds add up (a partial refund, then a chargeback); the same refund recorded twice is the violation.
+        const earlier = tally.refundIds.get(event.data.refundId);
+        if (earlier) {
           this.violation(
             'payment.refunded-twice',
-            `payment ${paymentId} is refunded twice`,
-            [tally.refund, ref],
+            `payment ${paymentId} records refund ${event.data.refundId} twice`,
+            [earlier, ref],
             [owner],
           );
           return;
         }
-        tally.refund = ref;
+        tally.refundIds.set(event.data.refundId, ref);
+        tally.refunds.push(ref);
         if (tally.captures.length === 0) {
           this.violation(
             'payment.refund-without-capture',
@@ -387,15 +397,24 @@ export class LedgerAudit {
             [owner],
           );
         }
-        // A refund gives back at most what was captured, in its currency (a partial refund gives back less).
-        if (!notMore(event.data.amount, tally.captured ?? intent.price)) {
+        // The refunds together give back at most what was captured, in its currency (a partial refund gives back
+        // less, and another may follow).
+        const captured = tally.captured ?? intent.price;
+        const total = event.data.amount && {
+          amount: tally.refunded + event.data.amount.amount,
+          currency: event.data.amount.currency,
+        };
+        if (!notMore(total, captured)) {
           this.violation(
             'payment.amount',
-            `payment ${paymentId} refunded ${showMoney(event.data.amount)}, captured ${showMoney(tally.captured ?? intent.price)}`,
-            [tally.intentRef!, ref],
+            tally.refunds.length > 1
+              ? `payment ${paymentId} refunded ${showMoney(total)} in ${tally.refunds.length} refunds, captured ${showMoney(captured)}`
+              : `payment ${paymentId} refunded ${showMoney(event.data.amount)}, captured ${showMoney(captured)}`,
+            [tally.intentRef!, ...tally.refunds],
             [owner],
           );
         }
+        if (event.data.amount?.currency === captured.currency) tally.refunded += event.data.amount.amount;
         if (this.counted(intent, event.metadata.occurredAt)) {
           const row = this.revenueRow(intent, event.data.amount?.currency ?? intent.price.currency);
           row.refunds += 1;
@@ -403,6 +422,7 @@ export class LedgerAudit {
           row.net = row.captured - row.refunded;
         }
         return;
+      }
       default:
         return;
     }
@@ -466,7 +486,7 @@ export class LedgerAudit {
         list.push(pack);
         this.accountPacks.set(userId, list);
         this.count(userId, d.service, at, { granted: d.credits });
-        this.checkBalance(userId, d.service, d.balance, ref);
+        this.checkBalance(userId, d.service, d.balance, ref, at);
         return;
       }
       case 'CreditSpent': {
@@ -502,7 +522,7 @@ export class LedgerAudit {
         pack.used += d.credits;
         this.count(userId, pack.service, at, { spent: d.credits });
         this.checkPack(pack, ref);
-        this.checkBalance(userId, pack.service, d.balance, ref);
+        this.checkBalance(userId, pack.service, d.balance, ref, at);
         return;
       }
       case 'CreditsExpired': {
@@ -528,7 +548,7 @@ export class LedgerAudit {
         pack.removed += d.credits;
         this.count(userId, pack.service, at, { expired: d.credits });
         this.checkPack(pack, ref);
-        this.checkBalance(userId, pack.service, d.balance, ref);
+        this.checkBalance(userId, pack.service, d.balance, ref, at);
         return;
       }
       case 'CreditsRevoked': {
@@ -543,7 +563,7 @@ export class LedgerAudit {
           );
           return;
         }
-        if (!this.payments.get(d.paymentId)?.refund) {
+        if (!this.payments.get(d.paymentId)?.refunds.length) {
           this.violation(
             'revoke.not-refunded',
             `credits of payment ${d.paymentId} revoked without its refund`,
@@ -554,7 +574,7 @@ export class LedgerAudit {
         pack.removed += d.credits;
         this.count(userId, pack.service, at, { revoked: d.credits });
         this.checkPack(pack, ref);
-        this.checkBalance(userId, pack.service, d.balance, ref);
+        this.checkBalance(userId, pack.service, d.balance, ref, at);
         return;
       }
       default:
@@ -569,14 +589,15 @@ export class LedgerAudit {
     }
   }
 
-  private checkBalance(userId: string, service: BillingService, recorded: number, ref: EventRef): void {
-    const held = this.held(userId, service);
+  /** A credit event's `balance` is what was usable at its instant (a pack ended but not yet expired is not). */
+  private checkBalance(userId: string, service: BillingService, recorded: number, ref: EventRef, at: string): void {
+    const usable = this.usableAt(userId, service, at);
     if (recorded < 0) {
       this.violation('balance.negative', `${service} balance recorded as ${recorded}`, [ref], [userId]);
-    } else if (recorded !== held) {
+    } else if (recorded !== usable) {
       this.violation(
         'balance.mismatch',
-        `${service} balance recorded as ${recorded}, the replay says ${held}`,
+        `${service} balance recorded as ${recorded}, the replay says ${usable} usable at ${at}`,
         [ref],
         [userId],
       );
@@ -611,7 +632,7 @@ export class LedgerAudit {
           );
         }
       }
-      if (payment.grants.length === 0 && !payment.refund) {
+      if (payment.grants.length === 0 && payment.refunds.length === 0) {
         this.violation(
           'grant.missing',
           `payment ${payment.paymentId} (${intent.kind}) is captured but nothing was granted`,

@@ -26,11 +26,13 @@ const purchase = (
   startDate: MARCH,
   endDate: APRIL,
   price: { amount: 1_000, currency: 'EUR' },
+  // A grant starts its pack at the instant it is decided.
+  now: overrides.startDate ?? MARCH,
   ...overrides,
 });
 /** The pack a purchase grants, with the balance its event carries. */
 const purchased = (command: Extract<CreditsCommand, { type: 'PurchasePack' }>, balance: number): PackPurchased => {
-  const { type: _type, ...pack } = command;
+  const { type: _type, now: _now, ...pack } = command;
   return { type: 'PackPurchased', data: { ...pack, packId: command.paymentId, balance } };
 };
 const spend = (
@@ -96,10 +98,23 @@ describe('purchasing a pack', () => {
   });
 
   it('adds a second pack of the same service to the balance', () => {
+    const more = purchase('pay-more', { startDate: NOW, endDate: MAY, credits: 5 });
+    given([march, spent('t1', 'pay-march', 2)])
+      .when(more)
+      .then([purchased(more, 2 + 5)]);
+  });
+
+  it('counts in the balance only the credits usable when it is granted', () => {
+    // March's pack has ended but the expiry pass has not swept it yet: its credits are not usable any more.
     const april = purchase('pay-april', { startDate: APRIL, endDate: MAY, credits: 5 });
     given([march, spent('t1', 'pay-march', 2)])
       .when(april)
-      .then([purchased(april, 2 + 5)]);
+      .then([purchased(april, 5)]);
+    // A pack that starts later is not usable yet either.
+    const later = purchase('pay-later', { startDate: APRIL, endDate: MAY, credits: 5, now: NOW });
+    given([march, spent('t1', 'pay-march', 2)])
+      .when(later)
+      .then([purchased(later, 2)]);
   });
 
   it('counts the balance of each service apart', () => {
@@ -148,6 +163,14 @@ describe('spending a credit', () => {
     given([march, april, spent('t1', 'pay-march', 5), spent('t2', 'pay-march', 4), spent('t3', 'pay-march', 3)])
       .when(spend('t4'))
       .then([spent('t4', 'pay-later', 2)]);
+  });
+
+  it('reports the balance of the credits still usable: a pack ended but not swept yet is not counted', () => {
+    const current = purchased(purchase('pay-current', { startDate: '2026-03-20T00:00:00.000Z', endDate: MAY }), 6);
+    // On 2 April, March's pack (3 credits, ended on 1 April) has not been expired by the pass yet.
+    given([march, current])
+      .when(spend('t1', 'AI_MASTERING', '2026-04-02T00:00:00.000Z'))
+      .then([spent('t1', 'pay-current', 2)]);
   });
 
   it('uses a pack from its start date', () => {
@@ -239,7 +262,8 @@ describe('expiring credits', () => {
     given([march, stems, early, later])
       .when({ type: 'ExpireCredits', now: APRIL })
       .then([
-        expiredOf('pay-march', 3, 6),
+        // The balance is what is usable then: the later pack's 4 (the early pack, ended too, no longer counts).
+        expiredOf('pay-march', 3, 4),
         expiredOf('pay-stems', 3, 0, 'STEM_SEPARATION'),
         expiredOf('pay-early', 2, 4),
       ]);
@@ -265,35 +289,41 @@ describe('expiring credits', () => {
 describe('revoking the credits of a refunded pack', () => {
   it('takes back the credits not spent; those spent stay spent', () => {
     given([march, spent('t1', 'pay-march', 2)])
-      .when({ type: 'RevokeCredits', paymentId: 'pay-march' })
+      .when({ type: 'RevokeCredits', paymentId: 'pay-march', now: NOW })
       .then([revokedOf('pay-march', 2, 0)]);
     given([march, spent('t1', 'pay-march', 2), revokedOf('pay-march', 2, 0)]).thenState({
       unlocked: new Map([['t1', 'spend-t1']]),
     });
   });
 
-  it('leaves the other packs’ credits in the balance', () => {
-    const april = purchased(purchase('pay-april', { startDate: APRIL, endDate: MAY, credits: 5 }), 8);
-    given([march, april])
-      .when({ type: 'RevokeCredits', paymentId: 'pay-march' })
+  it('leaves the other packs’ usable credits in the balance', () => {
+    const more = purchased(purchase('pay-more', { startDate: NOW, endDate: MAY, credits: 5 }), 8);
+    given([march, more])
+      .when({ type: 'RevokeCredits', paymentId: 'pay-march', now: NOW })
       .then([revokedOf('pay-march', 3, 5)]);
+  });
+
+  it('is a no-op at a second refund of the payment: the credits went at the first', () => {
+    given([march, spent('t1', 'pay-march', 2), revokedOf('pay-march', 2, 0)])
+      .when({ type: 'RevokeCredits', paymentId: 'pay-march', now: NOW })
+      .thenNothingHappened();
   });
 
   it('is idempotent: a pack revoked once has nothing more to take back', () => {
     given([march, revokedOf('pay-march', 3, 0)])
-      .when({ type: 'RevokeCredits', paymentId: 'pay-march' })
+      .when({ type: 'RevokeCredits', paymentId: 'pay-march', now: NOW })
       .thenNothingHappened();
   });
 
   it('has nothing to take back from a pack whose credits expired', () => {
     given([march, expiredOf('pay-march', 3, 0)])
-      .when({ type: 'RevokeCredits', paymentId: 'pay-march' })
+      .when({ type: 'RevokeCredits', paymentId: 'pay-march', now: NOW })
       .thenNothingHappened();
   });
 
   it('refuses a payment that granted no pack', () => {
     const error = given(march)
-      .when({ type: 'RevokeCredits', paymentId: 'pay-track' })
+      .when({ type: 'RevokeCredits', paymentId: 'pay-track', now: NOW })
       .thenThrows('BILLING.PACK_NOT_FOUND');
     expect(error.kind).toBe('not_found');
   });

@@ -34,6 +34,8 @@ export type CreditsCommand =
       startDate: string;
       endDate: string;
       price: Money;
+      /** The instant of the decision (the balance the event carries is of the packs usable then). */
+      now: string;
     }
   | {
       type: 'SpendCredit';
@@ -47,7 +49,7 @@ export type CreditsCommand =
     }
   | { type: 'CancelRenewal'; packId: string; now: string }
   | { type: 'ExpireCredits'; now: string }
-  | { type: 'RevokeCredits'; paymentId: string };
+  | { type: 'RevokeCredits'; paymentId: string; now: string };
 
 export const initialCreditsState = (): CreditsState => ({ packs: new Map(), granted: new Set(), unlocked: new Map() });
 
@@ -65,13 +67,6 @@ const usable = (pack: Pack, now: string): boolean => pack.startDate <= now && no
 export function balanceOf(state: CreditsState, service: BillingService, now: string): number {
   let total = 0;
   for (const pack of state.packs.values()) if (pack.service === service && usable(pack, now)) total += left(pack);
-  return total;
-}
-
-/** Credits of a service not spent, expired or revoked (whatever the date): what the ledger's events carry. */
-function heldOf(state: CreditsState, service: BillingService): number {
-  let total = 0;
-  for (const pack of state.packs.values()) if (pack.service === service) total += left(pack);
   return total;
 }
 
@@ -122,13 +117,11 @@ export function decideCredits(command: CreditsCommand, state: CreditsState): Cre
   switch (command.type) {
     case 'PurchasePack': {
       if (state.granted.has(command.paymentId)) return []; // granted already: a capture grants once
-      const { type: _type, ...pack } = command;
-      return [
-        {
-          type: 'PackPurchased',
-          data: { ...pack, packId: command.paymentId, balance: heldOf(state, command.service) + command.credits },
-        },
-      ];
+      const { type: _type, now, ...pack } = command;
+      const data = { ...pack, packId: command.paymentId };
+      // The balance after it: the credits usable at that instant, this pack's included once it has started.
+      const after = evolveCredits(state, { type: 'PackPurchased', data: { ...data, balance: 0 } });
+      return [{ type: 'PackPurchased', data: { ...data, balance: balanceOf(after, command.service, now) } }];
     }
     case 'SpendCredit': {
       if (state.unlocked.has(command.trackId)) return []; // paid for already: never twice for one result
@@ -148,7 +141,8 @@ export function decideCredits(command: CreditsCommand, state: CreditsState): Cre
             trackName: command.trackName,
             trackDuration: command.trackDuration,
             credits: 1,
-            balance: heldOf(state, command.service) - 1,
+            // What is left usable then: a pack past its end that the expiry pass has not swept yet is not counted.
+            balance: balanceOf(state, command.service, command.now) - 1,
           },
         },
       ];
@@ -164,36 +158,23 @@ export function decideCredits(command: CreditsCommand, state: CreditsState): Cre
       let current = state;
       for (const pack of state.packs.values()) {
         if (pack.endDate > command.now || left(pack) <= 0) continue;
-        const event: CreditEvent = {
+        const data = { packId: pack.packId, service: pack.service, credits: left(pack) };
+        current = evolveCredits(current, { type: 'CreditsExpired', data: { ...data, balance: 0 } });
+        events.push({
           type: 'CreditsExpired',
-          data: {
-            packId: pack.packId,
-            service: pack.service,
-            credits: left(pack),
-            balance: heldOf(current, pack.service) - left(pack),
-          },
-        };
-        events.push(event);
-        current = evolveCredits(current, event);
+          data: { ...data, balance: balanceOf(current, pack.service, command.now) },
+        });
       }
       return events;
     }
     case 'RevokeCredits': {
       const pack = state.packs.get(command.paymentId);
       if (!pack) throw new BillingError('BILLING.PACK_NOT_FOUND', 'This payment granted no pack.', 'not_found');
+      // Nothing left to take back (revoked at an earlier refund of the payment, spent, expired): nothing to record.
       if (left(pack) <= 0) return [];
-      return [
-        {
-          type: 'CreditsRevoked',
-          data: {
-            packId: pack.packId,
-            paymentId: command.paymentId,
-            service: pack.service,
-            credits: left(pack),
-            balance: heldOf(state, pack.service) - left(pack),
-          },
-        },
-      ];
+      const data = { packId: pack.packId, paymentId: command.paymentId, service: pack.service, credits: left(pack) };
+      const after = evolveCredits(state, { type: 'CreditsRevoked', data: { ...data, balance: 0 } });
+      return [{ type: 'CreditsRevoked', data: { ...data, balance: balanceOf(after, pack.service, command.now) } }];
     }
   }
 }

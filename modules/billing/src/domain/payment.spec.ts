@@ -54,6 +54,12 @@ const refunded: PaymentEvent = {
   type: 'PaymentRefunded',
   data: { amount: price, reason: 'Asked by the customer', refundId: 'REF-1', source: 'operator' },
 };
+const eur = (amount: number): Money => ({ amount, currency: 'EUR' });
+/** A partial refund of 4.00 of the 10.00 paid, reported by the provider. */
+const partly: PaymentEvent = {
+  type: 'PaymentRefunded',
+  data: { amount: eur(400), reason: 'Asked by the customer', refundId: 'REF-1', source: 'provider' },
+};
 const anomaly = (
   kind: AnomalyKind,
   reported: Money | null,
@@ -425,10 +431,97 @@ describe('refunding', () => {
       ]);
   });
 
-  it('is idempotent: a payment refunded already records nothing', () => {
+  it('is idempotent: the same refund reported again (same refund id) records nothing', () => {
     given([...paid, refunded])
       .when(refund())
       .thenNothingHappened();
+    given([...paid, partly])
+      .when(refund({ amount: { amount: 400, currency: 'EUR' }, source: 'provider' }))
+      .thenNothingHappened();
+  });
+
+  it('records nothing for the operator’s full refund of a payment refunded in full already', () => {
+    given([...paid, refunded])
+      .when(refund({ refundId: 'manual-2' }))
+      .thenNothingHappened();
+  });
+
+  it('records a chargeback after a partial refund: refunds add up to the capture', () => {
+    given([...paid, partly])
+      .when(refund({ refundId: 'CB-1', reason: 'Chargeback', amount: eur(600), source: 'provider', reversal: true }))
+      .then([
+        {
+          type: 'PaymentRefunded',
+          data: { amount: eur(600), reason: 'Chargeback', refundId: 'CB-1', source: 'provider', reversal: true },
+        },
+      ]);
+  });
+
+  it('records a second partial refund with its own id', () => {
+    given([...paid, partly])
+      .when(refund({ refundId: 'REF-2', amount: eur(250), source: 'provider' }))
+      .then([
+        {
+          type: 'PaymentRefunded',
+          data: { amount: eur(250), reason: 'Asked by the customer', refundId: 'REF-2', source: 'provider' },
+        },
+      ]);
+  });
+
+  it('refunds, at the operator’s command, what the partial refunds left', () => {
+    given([...paid, partly])
+      .when(refund({ refundId: 'manual-1' }))
+      .then([
+        {
+          type: 'PaymentRefunded',
+          data: { amount: eur(600), reason: 'Asked by the customer', refundId: 'manual-1', source: 'operator' },
+        },
+      ]);
+  });
+
+  it('refunds, at the operator’s command, what an operator-granted capture took (not the price)', () => {
+    const granted: PaymentEvent = {
+      type: 'PaymentAnomalyResolved',
+      data: { captureId: 'CAP-X', resolution: 'granted', note: 'Paid the rest in cash', refundId: null },
+    };
+    given([...pending, anomaly('UNDERPAID', eur(800)), granted, captured('CAP-X', eur(800), 'operator')])
+      .when(refund())
+      .then([
+        {
+          type: 'PaymentRefunded',
+          data: { amount: eur(800), reason: 'Asked by the customer', refundId: 'REF-1', source: 'operator' },
+        },
+      ]);
+  });
+
+  it('keeps the refund ids and their total; a payment refunded in part shows refunded', () => {
+    const chargeback: PaymentEvent = {
+      type: 'PaymentRefunded',
+      data: { amount: eur(600), reason: 'Chargeback', refundId: 'CB-1', source: 'provider', reversal: true },
+    };
+    given([...paid, partly]).thenState({ status: 'refunded', refundIds: new Set(['REF-1']), refunded: 400 });
+    given([...paid, partly, chargeback]).thenState({
+      status: 'refunded',
+      captured: price,
+      refundIds: new Set(['REF-1', 'CB-1']),
+      refunded: 1_000,
+    });
+  });
+
+  it.each([
+    ['more than what the partial refunds left', [...paid, partly], refund({ refundId: 'REF-2', amount: eur(601) })],
+    [
+      'anything after a full refund (a chargeback)',
+      [...paid, refunded],
+      refund({ refundId: 'CB-1', amount: price, source: 'provider', reversal: true }),
+    ],
+    ['more than the capture', paid, refund({ amount: eur(1_001) })],
+    ['money in another currency', paid, refund({ amount: { amount: 500, currency: 'USD' } })],
+  ] as const)('refuses a refund that gives back %s', (_, history, command) => {
+    const error = given([...history])
+      .when(command)
+      .thenThrows('BILLING.REFUND_EXCEEDS_CAPTURE');
+    expect(error.kind).toBe('conflict');
   });
 
   it.each([

@@ -19,6 +19,12 @@ export interface PaymentState {
   intent: PaymentIntentCreated['data'] | null;
   status: PaymentStatus | null;
   captureId: string | null;
+  /** What the granted capture took (what refunds may give back, in its currency). */
+  captured: Money | null;
+  /** The refunds recorded, by the provider's refund id (a webhook delivered again names the same one). */
+  refundIds: Set<string>;
+  /** Their total, in the captured currency's minor unit: a payment refunded in part may be refunded again. */
+  refunded: number;
   /** Why it failed, in the provider's words (`ORANGE_MONEY.INSUFFICIENT_BALANCE`, `PAYPAL.INSTRUMENT_DECLINED`). */
   failure: { code: string; message: string } | null;
   /** Money reported that did not match the sale, by capture id, and whether an operator has resolved it. */
@@ -44,7 +50,10 @@ export type PaymentCommand =
       type: 'Refund';
       refundId: string;
       reason: string;
-      /** What went back (default: the price); `reversal` for a chargeback. */
+      /**
+       * What went back (default: all the capture not refunded yet, nothing when that is none); `reversal` for a
+       * chargeback. Refunds add up: together they give back at most the capture, in its currency.
+       */
       amount?: Money;
       source?: 'operator' | 'provider';
       reversal?: boolean;
@@ -54,6 +63,9 @@ export const initialPaymentState = (): PaymentState => ({
   intent: null,
   status: null,
   captureId: null,
+  captured: null,
+  refundIds: new Set(),
+  refunded: 0,
   failure: null,
   anomalies: new Map(),
 });
@@ -99,7 +111,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
     case 'PaymentIntentCreated':
       return { ...state, intent: event.data, status: 'pending' };
     case 'PaymentCaptured':
-      return { ...state, status: 'paid', captureId: event.data.captureId };
+      return { ...state, status: 'paid', captureId: event.data.captureId, captured: event.data.amount };
     case 'PaymentFailed':
       return { ...state, status: 'failed', failure: { code: event.data.code, message: event.data.message } };
     case 'PaymentCancelled':
@@ -107,7 +119,13 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
     case 'PaymentExpired':
       return { ...state, status: 'expired' };
     case 'PaymentRefunded':
-      return { ...state, status: 'refunded' };
+      // A payment refunded in part shows `refunded` as well: the money stopped being all ours at the first refund.
+      return {
+        ...state,
+        status: 'refunded',
+        refundIds: new Set(state.refundIds).add(event.data.refundId),
+        refunded: state.refunded + event.data.amount.amount,
+      };
     case 'PaymentAnomalyDetected':
       return {
         ...state,
@@ -205,16 +223,29 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
       return state.status === 'pending' ? [{ type: 'PaymentCancelled', data: { by: command.by } }] : [];
     case 'Expire':
       return state.status === 'pending' ? [{ type: 'PaymentExpired', data: {} }] : [];
-    case 'Refund':
-      if (state.status === 'refunded') return [];
-      if (state.status !== 'paid') {
+    case 'Refund': {
+      if (state.status !== 'paid' && state.status !== 'refunded') {
         throw new BillingError('BILLING.NOT_REFUNDABLE', 'Only a paid payment can be refunded.', 'conflict');
+      }
+      // The same refund reported again (a webhook delivered twice, the command run again with its id) is one refund.
+      if (state.refundIds.has(command.refundId)) return [];
+      const captured = state.captured ?? state.intent.price;
+      const left = captured.amount - state.refunded;
+      if (!command.amount && left <= 0) return []; // refunded in full already: nothing is left to give back
+      const amount = command.amount ?? { amount: left, currency: captured.currency };
+      if (amount.currency !== captured.currency || amount.amount > left) {
+        throw new BillingError(
+          'BILLING.REFUND_EXCEEDS_CAPTURE',
+          'Refunds cannot give back more than the payment captured, nor in another currency.',
+          'conflict',
+          { captured, refunded: { amount: state.refunded, currency: captured.currency }, refund: amount },
+        );
       }
       return [
         {
           type: 'PaymentRefunded',
           data: {
-            amount: command.amount ?? state.intent.price,
+            amount,
             reason: command.reason,
             refundId: command.refundId,
             source: command.source ?? 'operator',
@@ -222,6 +253,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
           },
         },
       ];
+    }
   }
 }
 
