@@ -1,7 +1,8 @@
 import { connect } from 'node:net';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { declaredRoutes } from '../../src/auth/token-before-body';
+import { TokenVerifier } from '../../src/auth/token-verifier';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** The /api routes reachable without a token, each chosen on purpose. */
@@ -148,6 +149,33 @@ describe('the token is checked before any body is read', () => {
     expect(answer.status).toBe(401);
     expect(answer.text).toContain('"code":"AUTH.REQUIRED"');
     expect(answer.text.toLowerCase()).toContain('connection: close');
+  });
+
+  it("answers a verifier that fails for another reason as the guard does: the app's 500, saying nothing of why", async () => {
+    const verifier = test.app.get(TokenVerifier);
+    const token = await test.token('user-before-body');
+    const failing = jest.spyOn(verifier, 'verify').mockRejectedValue(new Error('issuer at 10.0.0.7 out of reach'));
+    try {
+      const answers = [
+        // Checked before the body (a body announced), then by the guard (none).
+        await request(test.url)
+          .post('/api/mixing/sessions/create')
+          .set('Authorization', `Bearer ${token}`)
+          .send({ name: 'Dakar' }),
+        await request(test.url).get('/api/user/profile').set('Authorization', `Bearer ${token}`),
+      ].map((response) => ({ status: response.status, body: response.body as unknown }));
+      const internal = {
+        status: 500,
+        body: {
+          statusCode: 500,
+          code: 'HTTP.INTERNAL_SERVER_ERROR',
+          message: 'Something went wrong on our side. Please try again.',
+        },
+      };
+      expect(answers).toEqual([internal, internal]);
+    } finally {
+      failing.mockRestore();
+    }
   });
 
   it('lets a public route read its body without a token (a provider callback is verified on its bytes)', async () => {
