@@ -3,6 +3,7 @@
  * and the level of a hum (sum of sinusoids at known frequencies) by least squares.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { toolPath } from '../io/tools';
 
 export interface FfmpegLoudness {
@@ -106,4 +107,19 @@ export function sinusoidPower(x: Float32Array, sampleRate: number, frequencies: 
     power += (a * a + b * b) / 2;
   }
   return power;
+}
+
+/**
+ * CPU seconds used so far by this process and its finished children (ffmpeg), from /proc/self/stat (utime, stime,
+ * cutime, cstime in clock ticks of 1/100 s on Linux), or null elsewhere. On a shared machine this is the fair
+ * processing time: wall time also counts the time another process held the core.
+ */
+export function cpuSeconds(): number | null {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    // After the command name, fields start at index 3 (state); utime is field 14, i.e. index 11 here.
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
 }

@@ -10,7 +10,6 @@
  * and the mix's loudness and true peak (stems-mix.ts). Targets are checked at the end. Logs go to stderr,
  * the tables to stdout, everything also to <dir>/results.json.
  */
-import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,26 +30,12 @@ import type { EnhanceResult } from '../enhance/report';
 import type { MasterResult } from '../master/report';
 import type { MasterOptions } from '../types';
 import { renderSong, soxNoise, speechCorpus } from './material';
-import { ffmpegLoudness, projectionScale, siSdr, sinusoidPower } from './metrics';
+import { cpuSeconds, ffmpegLoudness, projectionScale, siSdr, sinusoidPower } from './metrics';
 import { evaluateMixing, evaluateSeparation, mixingTargets, separationTargets } from './stems-mix';
 import { evaluateReference } from './reference';
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
-/**
- * CPU seconds used so far by this process and its finished children (ffmpeg), from /proc/self/stat (utime, stime,
- * cutime, cstime in clock ticks of 1/100 s on Linux), or null elsewhere. On a shared machine this is the fair
- * processing time: wall time also counts the time another process held the core.
- */
-function cpuSeconds(): number | null {
-  try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-    // After the command name, fields start at index 3 (state); utime is field 14, i.e. index 11 here.
-    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return null;
-  }
-}
 const round = (v: number, d = 2) => (Number.isFinite(v) ? v.toFixed(d) : String(v));
 
 function scaledTo(pcm: Pcm, lufs: number): Pcm {

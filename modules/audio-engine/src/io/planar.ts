@@ -62,4 +62,17 @@ export class PlanarCollector {
     // A view, not a copy: the spare capacity (2 % at most when the length was known) is not worth a 2x memcpy.
     return this.data.map((d) => (d.length === this.frames ? d : d.subarray(0, this.frames)));
   }
+
+  /**
+   * Exactly `frames` frames per channel: the collected ones cut or padded with zeros. A view where the capacity
+   * allows (the arrays are never written past what was collected, so the padding is already zero), else a copy.
+   */
+  resultOfLength(frames: number): Float32Array[] {
+    return this.data.map((d) => {
+      if (frames <= d.length) return d.length === frames ? d : d.subarray(0, frames);
+      const fixed = new Float32Array(frames);
+      fixed.set(d.subarray(0, this.frames));
+      return fixed;
+    });
+  }
 }

@@ -26,15 +26,8 @@ export async function resamplePcm(pcm: Pcm, to: number, ctx?: JobContext, tick?:
     onStdout: (chunk) => collector.push(chunk),
   });
   if (run.code !== 0) throw new EncodeFailedError('resampling failed', { detail: stderrTail(run.stderr) });
-  const out = collector.result();
-  // soxr may emit a few samples more or fewer than n * to / from at the end: trim or zero-pad to the exact length.
-  return {
-    sampleRate: to,
-    channels: out.map((c) => {
-      if (c.length === expected) return c;
-      const fixed = new Float32Array(expected);
-      fixed.set(c.subarray(0, expected));
-      return fixed;
-    }),
-  };
+  // soxr may emit a few samples more or fewer than n * to / from at the end: trim or zero-pad to the exact length
+  // (views of the collector's arrays, which have room for 2 % more: a fresh copy of a whole song costs ~0.2 s of
+  // page faults per channel on the benchmark machine).
+  return { sampleRate: to, channels: collector.resultOfLength(expected) };
 }

@@ -16,7 +16,7 @@
  * per-band attack/release (slower in the low band so the compressor never follows individual bass cycles), and gain
  * interpolated linearly between control points.
  */
-import { ThreeBandSplitter } from '../dsp/crossover';
+import { StereoThreeBandSplitter, ThreeBandSplitter } from '../dsp/crossover';
 import { clamp, onePole } from '../dsp/envelope';
 import type { Tick } from '../job/context';
 import { type Pcm, frameCount } from '../pcm';
@@ -235,7 +235,8 @@ export async function applyDynamics(pcm: Pcm, decision: DynamicsDecision, tick?:
   const fs = pcm.sampleRate;
   const chs = pcm.channels;
   const nc = chs.length;
-  const splitters = chs.map(() => new ThreeBandSplitter(CROSSOVERS_HZ[0], CROSSOVERS_HZ[1], fs));
+  const stereoSplitter = nc === 2 ? StereoThreeBandSplitter.create(CROSSOVERS_HZ[0], CROSSOVERS_HZ[1], fs) : null;
+  const splitters = stereoSplitter ? [] : chs.map(() => new ThreeBandSplitter(CROSSOVERS_HZ[0], CROSSOVERS_HZ[1], fs));
   const bufs = chs.map(() => [new Float32Array(CHUNK), new Float32Array(CHUNK), new Float32Array(CHUNK)]);
   const state = decision.bands.map((b, k) => ({
     power: 0,
@@ -252,7 +253,8 @@ export async function applyDynamics(pcm: Pcm, decision: DynamicsDecision, tick?:
   for (let s = 0; s < n; s += CHUNK) {
     const e = Math.min(n, s + CHUNK);
     const len = e - s;
-    for (let c = 0; c < nc; c++) splitters[c]!.split(chs[c]!, s, e, bufs[c]![0]!, bufs[c]![1]!, bufs[c]![2]!);
+    if (stereoSplitter) stereoSplitter.split(chs[0]!, chs[1]!, s, e, [bufs[0]!, bufs[1]!]);
+    else for (let c = 0; c < nc; c++) splitters[c]!.split(chs[c]!, s, e, bufs[c]![0]!, bufs[c]![1]!, bufs[c]![2]!);
     for (let c = 0; c < nc; c++) chs[c]!.fill(0, s, e);
     for (let k = 0; k < 3; k++) {
       const b = decision.bands[k]!;

@@ -88,7 +88,9 @@ export async function normalizeLoudness(
   const processedLufs = limiter.estimateLoudness(1, g);
   const startDb = Number.isFinite(processedLufs) ? targetLufs - processedLufs : 0;
   const maxDb = startDb + MAX_LIMITER_PUSH_DB;
-  await limiter.prepare(Math.pow(10, maxDb / 20), (f) => tick(0.15 + f * 0.45));
+  // g serves as the envelope's scratch (a whole-song array less to page in), then starts again from unity.
+  await limiter.prepare(Math.pow(10, maxDb / 20), (f) => tick(0.15 + f * 0.45), g);
+  g.fill(1);
   // Coarse search on the 4-sample envelope maxima, then the exact curve at the gain found.
   const coarse = await searchGain(limiter, targetLufs, startDb, maxDb, g, (f) => tick(0.6 + f * 0.15), 4);
   let search = await searchGain(limiter, targetLufs, coarse.gainDb, maxDb, g, (f) => tick(0.75 + f * 0.05));
