@@ -1,13 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toolPath } from '@kora/audio-engine';
+import { ffmpegTo } from '../../../modules/audio-engine/test/support/media-cache';
 
 /** Test media made with ffmpeg (real files, real containers): music, speech-like sound, video. */
 export function makeMedia(dir: string) {
   const ffmpeg = (args: string[], out: string): string => {
     const path = join(dir, out);
-    execFileSync(toolPath('ffmpeg'), ['-hide_banner', '-loglevel', 'error', '-y', ...args, path]);
+    ffmpegTo(toolPath('ffmpeg'), ['-hide_banner', '-loglevel', 'error', '-y', ...args], path);
     return path;
   };
   return {

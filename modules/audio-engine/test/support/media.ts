@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toolPath } from '../../src/io/tools';
+import { ffmpegTo } from './media-cache';
 import { writeWav, type WavEncoding } from '../../src/io/wav';
 import type { Pcm } from '../../src/pcm';
 
@@ -12,10 +13,9 @@ export function tempDir(prefix = 'kora-engine-'): { dir: string; cleanup: () => 
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** Runs ffmpeg; the last argument is the file it writes (made once per machine when synthesised: `ffmpegTo`). */
 export function ffmpeg(args: string[]): void {
-  execFileSync(toolPath('ffmpeg'), ['-hide_banner', '-v', 'error', '-y', ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  ffmpegTo(toolPath('ffmpeg'), ['-hide_banner', '-v', 'error', '-y', ...args.slice(0, -1)], args.at(-1)!);
 }
 
 export function ffprobeJson(file: string): {
