@@ -37,6 +37,7 @@ export const serverProject = {
   // Every other package stays as published, nested copies included (`@fastify/static/node_modules/...`).
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)(@[^/]+/)?[^/]+/(?!(.*/)?node_modules/)`],
   globalSetup: '<rootDir>/backend/test/global-setup.ts',
+  globalTeardown: '<rootDir>/backend/test/global-teardown.ts',
   setupFiles: ['<rootDir>/backend/test/support/jest-realm.ts'],
 };
 

@@ -4,8 +4,8 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 
-/** Where test media made once are kept for the machine's next test files and runs. */
-const CACHE = join(tmpdir(), 'kora-test-media');
+/** Where test media made once are kept: the Jest run's own folder (its global setup), else the machine's. */
+const CACHE = process.env.KORA_TEST_MEDIA_CACHE ?? join(tmpdir(), 'kora-test-media');
 
 /** Whether every input of `args` is synthesised by lavfi (no file read: the output depends on the arguments only). */
 function synthesisedOnly(args: readonly string[]): boolean {
@@ -15,8 +15,8 @@ function synthesisedOnly(args: readonly string[]): boolean {
 /**
  * Runs `ffmpeg` with `args`, its output written to `out`. Debian's ffmpeg links 215 libraries, and its dynamic loader
  * alone costs 0.1-0.3 s of CPU at every start, while the suites make the same synthetic test files again and again
- * across their files. So a command whose inputs are all synthesised (`-f lavfi`) is run once per machine: its output
- * is kept under the temporary folder, keyed by the arguments and the ffmpeg binary (path, size, time), written aside
+ * across their files. So a command whose inputs are all synthesised (`-f lavfi`) is run once per test run: its output
+ * is kept in the run's folder, keyed by the arguments and the ffmpeg binary (path, size, time), written aside
  * and renamed into place, and copied from there the next times. A command reading a file runs as it is.
  */
 export function ffmpegTo(ffmpeg: string, args: readonly string[], out: string): void {

@@ -13,7 +13,7 @@ export function tempDir(prefix = 'kora-engine-'): { dir: string; cleanup: () => 
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Runs ffmpeg; the last argument is the file it writes (made once per machine when synthesised: `ffmpegTo`). */
+/** Runs ffmpeg; the last argument is the file it writes (made once per test run when synthesised: `ffmpegTo`). */
 export function ffmpeg(args: string[]): void {
   ffmpegTo(toolPath('ffmpeg'), ['-hide_banner', '-v', 'error', '-y', ...args.slice(0, -1)], args.at(-1)!);
 }
