@@ -139,6 +139,31 @@ describe('VideoResult', () => {
     expect(backdrop().currentTime).toBe(0);
   });
 
+  it('goes back to the start when asked while the original is still loading, not to where the preview was', async () => {
+    await setup();
+    const flush = () =>
+      act(async () => {
+        for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setTimeout(resolve, 0));
+      });
+    // The original fetched once already (shown, then back to the preview): switching to it again is at once.
+    fireEvent.click(screen.getByRole('button', { name: 'Original', pressed: false }));
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Preview', pressed: false }));
+    await flush();
+    await loadMetadata(main());
+    fireEvent.click(screen.getByRole('button', { name: 'Play' }));
+    act(() => {
+      main().currentTime = 12.5;
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Original', pressed: false }));
+    // Back to start before the original's metadata has loaded...
+    fireEvent.click(screen.getByRole('button', { name: 'Back to start' }));
+    await loadMetadata(main());
+    // ...is where it plays from once loaded: the place the preview had is forgotten.
+    expect(main().getAttribute('aria-label')).toBe('Original');
+    expect(main().currentTime).toBe(0);
+  });
+
   it('pauses when the page says another player started', async () => {
     const { rerender, props } = await setup({ pauseSignal: 0 });
     await loadMetadata(main());

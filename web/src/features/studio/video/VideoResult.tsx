@@ -167,6 +167,9 @@ export function VideoResult({ previewUrl, originalUrl, fetchMedia, onPlay, pause
     if (!element) return;
     const end = Number.isFinite(element.duration) ? element.duration : seconds;
     element.currentTime = Math.min(Math.max(0, seconds), end);
+    // Asked while the other version is still on its way: this place, not the one it was switched at, is where it
+    // resumes once loaded (0: none to restore).
+    resumeAt.current = element.currentTime;
     if (backdrop.current) backdrop.current.currentTime = element.currentTime;
     setTime(element.currentTime);
     waveform.current?.setTime(element.currentTime);
