@@ -16,6 +16,28 @@
  * Opcodes: WebAssembly core spec 2.0, section 5.4 (prefix 0xFD: v128.load 0, v128.store 11,
  * f32x4.demote_f64x2_zero 94, f64x2.promote_low_f32x4 95, f64x2.add 240, f64x2.sub 241, f64x2.mul 242).
  */
+import {
+  BLOCK,
+  BR,
+  BR_IF,
+  END,
+  get,
+  I32,
+  I32_ADD,
+  I32_GE_U,
+  I32_SHL,
+  i32c,
+  kernelModule,
+  LOOP,
+  set,
+  simd,
+  V128,
+  V128_LOAD as LOAD,
+  V128_STORE as STORE,
+  type WasmMemory,
+  wasm,
+} from './wasm-asm';
+
 /** A normalised second-order section (a0 = 1), as `Biquad` in biquad.ts (which imports this file). */
 interface Biquad {
   b0: number;
@@ -25,39 +47,6 @@ interface Biquad {
   a2: number;
 }
 
-const I32 = 0x7f;
-const V128 = 0x7b;
-
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  let v = n >>> 0;
-  do {
-    let byte = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (v !== 0);
-  return out;
-}
-
-const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
-const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
-const str = (s: string): number[] => [...uleb(s.length), ...Buffer.from(s, 'utf8')];
-
-const get = (i: number) => [0x20, ...uleb(i)];
-const set = (i: number) => [0x21, ...uleb(i)];
-const I32_ADD = [0x6a];
-const I32_SHL = [0x74];
-const I32_GE_U = [0x4f];
-const i32c = (v: number) => [0x41, ...uleb(v)]; // small non-negative constants only (< 64)
-const BR_IF = (d: number) => [0x0d, ...uleb(d)];
-const BR = (d: number) => [0x0c, ...uleb(d)];
-const BLOCK = [0x02, 0x40];
-const LOOP = [0x03, 0x40];
-const END = [0x0b];
-const simd = (op: number) => [0xfd, ...uleb(op)];
-const LOAD = (offset: number) => [...simd(0), 0, ...uleb(offset)];
-const STORE = (offset: number) => [...simd(11), 0, ...uleb(offset)];
 const ADD = simd(240);
 const SUB = simd(241);
 const MUL = simd(242);
@@ -117,40 +106,17 @@ function moduleBytes(): Uint8Array {
   body.push(...get(BUF), ...i32c(16), ...I32_ADD, ...set(BUF), ...BR(0), ...END, ...END);
   for (let k = 0; k < 4; k++)
     for (let j = 0; j < 2; j++) body.push(...get(STATE), ...get(S(k, j)), ...STORE(32 * k + 16 * j));
-  const code = [
-    ...vec([
+  return kernelModule({
+    name: 'cascade4',
+    params: 4,
+    locals: [
       [1, I32],
       [33, V128],
-    ]),
-    ...body,
-    ...END,
-  ];
-  return new Uint8Array([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32]]), 0]])),
-    ...section(3, vec([[0]])),
-    ...section(5, vec([[0x00, ...uleb(2)]])),
-    ...section(
-      7,
-      vec([
-        [...str('cascade4'), 0x00, 0],
-        [...str('memory'), 0x02, 0],
-      ]),
-    ),
-    ...section(10, vec([[...uleb(code.length), ...code]])),
-  ]);
+    ],
+    body,
+    memoryPages: 2,
+  });
 }
-
-interface WasmMemory {
-  buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
-const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
 /** Frames per call of the kernel (64 KiB of float64 pairs: stays in the first-level caches with the states). */
 const BLOCK_FRAMES = 4096;

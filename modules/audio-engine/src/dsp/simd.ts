@@ -15,53 +15,29 @@
  * f32x4.add 228, f32x4.mul 230).
  */
 
-const I32 = 0x7f;
-const V128 = 0x7b;
+import {
+  BLOCK,
+  BR,
+  BR_IF,
+  END,
+  get,
+  I32,
+  I32_ADD,
+  I32_GE_U,
+  I32_MUL,
+  I32_SHL,
+  i32c,
+  kernelModule,
+  LOOP,
+  set,
+  simd,
+  V128,
+  V128_LOAD,
+  V128_STORE,
+  type WasmMemory,
+  wasm,
+} from './wasm-asm';
 
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  let v = n >>> 0;
-  do {
-    let byte = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (v !== 0);
-  return out;
-}
-
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  let v = n | 0;
-  for (;;) {
-    const byte = v & 0x7f;
-    v >>= 7;
-    const done = (v === 0 && (byte & 0x40) === 0) || (v === -1 && (byte & 0x40) !== 0);
-    out.push(done ? byte : byte | 0x80);
-    if (done) return out;
-  }
-}
-
-const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
-const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
-const str = (s: string): number[] => [...uleb(s.length), ...Buffer.from(s, 'utf8')];
-
-// Instructions.
-const get = (i: number) => [0x20, ...uleb(i)];
-const set = (i: number) => [0x21, ...uleb(i)];
-const i32c = (v: number) => [0x41, ...sleb(v)];
-const I32_ADD = [0x6a];
-const I32_MUL = [0x6c];
-const I32_SHL = [0x74];
-const I32_GE_U = [0x4f];
-const BR_IF = (d: number) => [0x0d, ...uleb(d)];
-const BR = (d: number) => [0x0c, ...uleb(d)];
-const BLOCK = [0x02, 0x40];
-const LOOP = [0x03, 0x40];
-const END = [0x0b];
-const simd = (op: number) => [0xfd, ...uleb(op)];
-const V128_LOAD = (offset: number) => [...simd(0), 0, ...uleb(offset)];
-const V128_STORE = (offset: number) => [...simd(11), 0, ...uleb(offset)];
 const V128_ZERO = [...simd(12), ...new Array<number>(16).fill(0)];
 const F32X4_ADD = simd(228);
 const F32X4_MUL = simd(230);
@@ -147,31 +123,17 @@ const body: number[] = [
   ...END,
 ];
 
-function moduleBytes(): Uint8Array {
-  const code = [
-    ...vec([
+const moduleBytes = (): Uint8Array =>
+  kernelModule({
+    name: 'interp',
+    params: 5,
+    locals: [
       [4, I32],
       [4, V128],
-    ]),
-    ...body,
-    ...END,
-  ];
-  const bytes = [
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0]])),
-    ...section(3, vec([[0]])),
-    ...section(5, vec([[0x00, ...uleb(64)]])),
-    ...section(
-      7,
-      vec([
-        [...str('interp'), 0x00, 0],
-        [...str('memory'), 0x02, 0],
-      ]),
-    ),
-    ...section(10, vec([[...uleb(code.length), ...code]])),
-  ];
-  return new Uint8Array(bytes);
-}
+    ],
+    body,
+    memoryPages: 64,
+  });
 
 export interface SimdInterpolator {
   /**
@@ -180,18 +142,6 @@ export interface SimdInterpolator {
    */
   run(xPadded: Float32Array, count: number, out: Float64Array): void;
 }
-
-/** The slice of the WebAssembly JS API used here (the project's lib settings carry no WebAssembly typings). */
-interface WasmMemory {
-  buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
-const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
 let supported: boolean | null = null;
 
