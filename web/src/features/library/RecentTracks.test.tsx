@@ -289,6 +289,27 @@ describe('recent tracks', () => {
     expect(screen.getByText('Uploading')).toBeTruthy();
   });
 
+  it('refetches when a status moves, not on each progress tick of a running job', async () => {
+    const { realtime } = render();
+    await waitFor(() => expect(names()).toHaveLength(4));
+    const calls = realtime.on.mock.calls as unknown as Array<[string, (payload: unknown) => void]>;
+    const onTrack = calls.find(([event]) => event === 'track.status')![1];
+    const onMix = calls.find(([event]) => event === 'mix.status')![1];
+    const before = listCalls().length;
+    act(() => onTrack({ trackId: 't1', status: 'MASTERING', progress: 0 }));
+    await waitFor(() => expect(listCalls().length).toBe(before + 1));
+    for (let tick = 1; tick <= 5; tick += 1) {
+      act(() => onTrack({ trackId: 't1', status: 'MASTERING', progress: tick / 10, remainingMs: 5000 - tick * 500 }));
+      act(() => onMix({ sessionId: 'm1', status: 'PROCESSING', progress: tick / 10 }));
+    }
+    // The mix's first word moved its status (one refetch); its ticks and the track's did not.
+    await waitFor(() => expect(listCalls().length).toBe(before + 2));
+    act(() => onTrack({ trackId: 't1', status: 'PREVIEW_READY', progress: 1 }));
+    await waitFor(() => expect(listCalls().length).toBe(before + 3));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(listCalls().length).toBe(before + 3);
+  });
+
   it('refetches when the work area bumps refreshSignal', async () => {
     function WorkArea() {
       const [signal, setSignal] = useState(0);

@@ -131,9 +131,21 @@ export const libraryApi = api.enhanceEndpoints({ addTagTypes: ['Track', 'Library
           return;
         }
         const refresh = () => dispatch(libraryApi.util.invalidateTags([TRACK_LIST, LIBRARY]));
-        const offStatus = realtime.on('track.status', refresh);
-        const offMix = realtime.on('mix.status', refresh);
-        const offResync = realtime.on('resync', refresh);
+        // Only when a status moves: a running job's progress, twice a second, changes nothing the list shows.
+        const seen = new Map<string, unknown>();
+        const onStatus = (key: 'trackId' | 'sessionId') => (payload: unknown) => {
+          const message = (payload ?? {}) as Record<string, unknown>;
+          const id = message[key];
+          if (typeof id === 'string' && seen.has(id) && seen.get(id) === message.status) return;
+          if (typeof id === 'string') seen.set(id, message.status);
+          refresh();
+        };
+        const offStatus = realtime.on('track.status', onStatus('trackId'));
+        const offMix = realtime.on('mix.status', onStatus('sessionId'));
+        const offResync = realtime.on('resync', () => {
+          seen.clear();
+          refresh();
+        });
         await cacheEntryRemoved;
         offStatus();
         offMix();
