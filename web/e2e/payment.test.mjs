@@ -4,13 +4,12 @@
 // declined card; the Orange Money cooldown; plans, usage and payments with that data in English and French; a PayPal
 // checkout cancelled on the sandbox page, then paid on the second try.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchBrowser, signUpOnProvider, startServer, recordFailures, watch } from './support.mjs';
+import { chordWav, launchBrowser, signUpOnProvider, startServer, recordFailures, watch } from './support.mjs';
 
 recordFailures('payment');
 
@@ -31,18 +30,6 @@ let media;
 const songs = {};
 const trackUrls = {};
 const pageErrors = [];
-
-/** A WAV made by ffmpeg: `seconds` of a two-note chord with a pulse. */
-function wav(path, seconds) {
-  execFileSync('ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y'],
-    ...['-f', 'lavfi', '-i', `sine=frequency=220:duration=${seconds}`],
-    ...['-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}`],
-    ...['-filter_complex', '[0][1]amix=inputs=2,volume=0.5,apulsator=hz=2'],
-    ...['-ac', '2', '-ar', '44100', '-c:a', 'pcm_s16le', path],
-  ]);
-  return path;
-}
 
 async function seriousViolations() {
   await page.evaluate(AXE);
@@ -117,9 +104,9 @@ async function downloadMaster(filename) {
 describe('payments in Chromium', { concurrency: false }, () => {
   before(async () => {
     media = await mkdtemp(join(tmpdir(), 'kora-payment-e2e-'));
-    songs.first = wav(join(media, 'sunu-gaal.wav'), 14);
-    songs.second = wav(join(media, 'yaay-boy.wav'), 13);
-    songs.third = wav(join(media, 'dakar-night.wav'), 12);
+    songs.first = chordWav(join(media, 'sunu-gaal.wav'), 14);
+    songs.second = chordWav(join(media, 'yaay-boy.wav'), 13);
+    songs.third = chordWav(join(media, 'dakar-night.wav'), 12);
     server = await startServer();
     browser = await launchBrowser();
     const context = watch(
@@ -212,6 +199,9 @@ describe('payments in Chromium', { concurrency: false }, () => {
   });
 
   test('one track paid with Orange Money in XOF: QR code, paid from the phone, the master downloads', async () => {
+    // The next test's song is mastered first: its check of the 180 s Orange Money cooldown then follows this payment
+    // by the time of one download, not of a whole job on a loaded machine (CI stop 39 saw the cooldown over).
+    await masterSong('third');
     await masterSong('second');
     await page.locator('.payment-options').getByRole('button', { name: 'Pay for this track' }).click();
     const panel = page.getByRole('dialog', { name: 'Pay for this track' });
@@ -246,11 +236,11 @@ describe('payments in Chromium', { concurrency: false }, () => {
   });
 
   test('during the cooldown Orange Money waits; a declined card reopens the same checkout for another card, unlocks nothing', async () => {
-    await masterSong('third');
+    await page.goto(trackUrls.third);
     await page.locator('.payment-options').getByRole('button', { name: 'Pay for this track' }).click();
     const panel = page.getByRole('dialog', { name: 'Pay for this track' });
     await panel.getByLabel('Currency').selectOption('XOF');
-    await panel.getByText(/You can start a new Orange Money payment in [0-2]:\d\d\./).waitFor();
+    await panel.getByText(/You can start a new Orange Money payment in [0-3]:\d\d\./).waitFor();
     assert.equal(await panel.getByRole('button', { name: /Orange Money/ }).count(), 0);
     await panel.getByLabel('Currency').selectOption('USD');
     const popupOpened = page.waitForEvent('popup');

@@ -1,7 +1,7 @@
 // Shared by the browser suite and bench:web: the real server on a free loopback port with a fresh data directory,
 // Chromium through playwright-core (the system's, else the npm-shipped one: `browser.mjs`), and the operator command
 // lines.
-import { spawn, execFile } from 'node:child_process';
+import { spawn, execFile, execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -112,6 +112,18 @@ export async function startServer({ publicUrl = true, phoneNetwork = false } = {
   };
   running.add(server);
   return server;
+}
+
+/** A WAV made by ffmpeg at `path`: `seconds` of a two-note chord with a pulse (CD audio unless told otherwise). */
+export function chordWav(path, seconds, { rate = 44100, channels = 2 } = {}) {
+  execFileSync('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y'],
+    ...['-f', 'lavfi', '-i', `sine=frequency=220:duration=${seconds}`],
+    ...['-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}`],
+    ...['-filter_complex', '[0][1]amix=inputs=2,volume=0.5,apulsator=hz=2'],
+    ...['-ac', String(channels), '-ar', String(rate), '-c:a', 'pcm_s16le', path],
+  ]);
+  return path;
 }
 
 /** Chromium headless: CHROMIUM_PATH, else the system's, else the npm-shipped one (`browser.mjs`). */
