@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { EngineError } from '../src/errors';
 import { sine, toChannels } from '../src/eval/signals';
 import { decodeAudio } from '../src/io/decode';
+import { directWav } from '../src/io/wav-read';
 import {
   assertAcceptable,
   claimedFamily,
@@ -331,6 +332,21 @@ describe('a complete PCM or float WAV is read from its header, as ffprobe reads 
       audioCodec: stream.codec_name,
       hasAudio: true,
       hasVideo: false,
+    });
+    // Decoded without ffmpeg when nothing is to change (one or two channels): the same samples to the bit.
+    const rate = probed.sampleRate!;
+    const channels = probed.channels!;
+    expect(directWav(probed, rate, channels) !== null).toBe(fromHeader && channels <= 2);
+    const direct = (await decodeAudio(at(name), { probe: probed })).pcm;
+    const viaFfmpeg = (await decodeAudio(at(name), { probe: probed, viaFfmpeg: true })).pcm;
+    expect(direct.sampleRate).toBe(viaFfmpeg.sampleRate);
+    expect(direct.channels.map((ch) => ch.length)).toEqual(viaFfmpeg.channels.map((ch) => ch.length));
+    direct.channels.forEach((ch, c) => {
+      const other = viaFfmpeg.channels[c]!;
+      const same = Buffer.from(ch.buffer, ch.byteOffset, ch.byteLength).equals(
+        Buffer.from(other.buffer, other.byteOffset, other.byteLength),
+      );
+      expect({ name, channel: c, same }).toEqual({ name, channel: c, same: true });
     });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Decoding any accepted input to planar 32-bit float PCM through ffmpeg (`-f f32le` on a pipe), deinterleaved as it
- * streams in so the whole interleaved file never sits in memory twice. Optional resampling uses ffmpeg's soxr at
+ * streams in so the whole interleaved file never sits in memory twice; a plain WAV that needs no change is read
+ * directly, to the same samples (`wav-read.ts`). Optional resampling uses ffmpeg's soxr at
  * 28-bit precision; optional channel count uses ffmpeg's standard downmix matrix.
  */
 import { DecodeFailedError, EmptyInputError, TruncatedInputError } from '../errors';
@@ -9,6 +10,7 @@ import type { Pcm } from '../pcm';
 import { probe as probeFile, type ProbeResult } from './probe';
 import { PlanarCollector } from './planar';
 import { runTool, stderrTail } from './tools';
+import { directWav, readWavDirect } from './wav-read';
 
 export interface DecodeOptions {
   /** Output sample rate (resampled with soxr when it differs from the file's). Default: the file's. */
@@ -17,6 +19,8 @@ export interface DecodeOptions {
   channels?: number;
   /** A probe result already obtained for this file (saves a second ffprobe run). */
   probe?: ProbeResult;
+  /** Through ffmpeg even a WAV `wav-read.ts` reads itself (the tests compare both paths). */
+  viaFfmpeg?: boolean;
   ctx?: JobContext;
   tick?: Tick;
 }
@@ -36,6 +40,12 @@ export async function decodeAudio(
   const sourceRate = info.sampleRate ?? 48_000;
   const sampleRate = options.sampleRate ?? sourceRate;
   const channelCount = options.channels ?? info.channels ?? 2;
+  const direct = options.viaFfmpeg ? null : directWav(info, sampleRate, channelCount);
+  if (direct) {
+    const channels = await readWavDirect(file, direct, { ctx, tick });
+    if (tick) await tick(1);
+    return { pcm: { sampleRate, channels }, probe: info };
+  }
   const expectedFrames = Math.max(0, info.audioDurationSec) * sampleRate;
   const args = ['-nostdin', '-hide_banner', '-v', 'error', '-i', file, '-map', '0:a:0', '-vn', '-sn', '-dn'];
   args.push('-ac', String(channelCount));

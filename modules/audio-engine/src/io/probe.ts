@@ -61,6 +61,10 @@ export interface WavHeader {
   sampleRate: number;
   bitsPerSample: number;
   blockAlign: number;
+  /** WAVE_FORMAT_EXTENSIBLE's speaker mask, null in a plain header. */
+  channelMask: number | null;
+  /** Where the samples start: the byte after the `data` chunk's header. */
+  dataOffset: number;
   /** Data size the header declares, null when unknown (0, 0xFFFFFFFF or RF64). */
   declaredDataBytes: number | null;
   /** Data bytes actually present in the file. */
@@ -212,7 +216,7 @@ async function walkWavChunks(read: ReadAt, sizeBytes: number): Promise<WavHeader
   if (header.length < 12) return null;
   const rf64 = ascii(header, 0, 4) !== 'RIFF';
   let offset = 12;
-  let fmt: Omit<WavHeader, 'declaredDataBytes' | 'availableDataBytes'> | null = null;
+  let fmt: Omit<WavHeader, 'declaredDataBytes' | 'availableDataBytes' | 'dataOffset'> | null = null;
   while (offset + 8 <= sizeBytes) {
     const chunk = await read(offset, 8);
     if (chunk.length < 8) return null;
@@ -225,6 +229,7 @@ async function walkWavChunks(read: ReadAt, sizeBytes: number): Promise<WavHeader
       fmt = {
         formatTag,
         subFormat: formatTag === 0xfffe && body.length >= 26 ? body.readUInt16LE(24) : null,
+        channelMask: formatTag === 0xfffe && body.length >= 24 ? body.readUInt32LE(20) : null,
         channels: body.readUInt16LE(2),
         sampleRate: body.readUInt32LE(4),
         blockAlign: body.readUInt16LE(12),
@@ -234,7 +239,12 @@ async function walkWavChunks(read: ReadAt, sizeBytes: number): Promise<WavHeader
       if (!fmt) return null;
       const available = sizeBytes - (offset + 8);
       const unknown = rf64 || size === 0 || size === 0xffffffff;
-      return { ...fmt, declaredDataBytes: unknown ? null : size, availableDataBytes: Math.max(0, available) };
+      return {
+        ...fmt,
+        dataOffset: offset + 8,
+        declaredDataBytes: unknown ? null : size,
+        availableDataBytes: Math.max(0, available),
+      };
     }
     offset += 8 + size + (size & 1);
   }
