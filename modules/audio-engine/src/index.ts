@@ -18,6 +18,7 @@ export { runJobInline, validateRequest } from './job/run-inline';
 export { resolveLoudnessTarget } from './job/input';
 export {
   probe,
+  readHead,
   sniffHead,
   type HeadSniff,
   assertAcceptable,

@@ -182,7 +182,8 @@ export function sniffContainer(head: Buffer): Container {
   return 'unknown';
 }
 
-async function readHead(file: string, bytes: number): Promise<Buffer> {
+/** A file's first `bytes` bytes (fewer when it is shorter). */
+export async function readHead(file: string, bytes: number): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
     const buf = Buffer.alloc(bytes);

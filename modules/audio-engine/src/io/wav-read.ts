@@ -60,9 +60,11 @@ function converterFor(wav: WavHeader): Converter | null {
     }
   }
   if (format === 3 && (wav.bitsPerSample === 32 || wav.bitsPerSample === 64)) {
-    const Samples = wav.bitsPerSample === 32 ? Float32Array : Float64Array;
+    const double = wav.bitsPerSample === 64;
     return (bytes, frames, n, out, at) => {
-      const s = new Samples(bytes.buffer, bytes.byteOffset, frames * n);
+      const s = double
+        ? new Float64Array(bytes.buffer, bytes.byteOffset, frames * n)
+        : new Float32Array(bytes.buffer, bytes.byteOffset, frames * n);
       for (let c = 0; c < n; c++) {
         const o = out[c]!;
         for (let f = 0, j = c; f < frames; f++, j += n) o[at + f] = s[j]!;

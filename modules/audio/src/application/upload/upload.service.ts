@@ -1,9 +1,8 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { EngineError, probe } from '@kora/audio-engine';
+import { EngineError, probe, readHead } from '@kora/audio-engine';
 import { BlobStore, IDS, type IdGenerator } from '@kora/kernel';
 import { type ClaimedUpload, CommandContexts, HEAD_BYTES, receiveMultipart, ResumableUploads } from '@kora/kernel/nest';
-import { open } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { CountTracksInProgress, GetTrack, type TrackDocument } from '../../contracts/queries';
 import { AlreadyProcessingError, TrackNotFoundError } from '../../domain/errors';
@@ -28,17 +27,6 @@ import { TRACK_SERVICES, type TrackService } from '../../contracts/events';
 
 const MAX_FILENAME = 255;
 
-/** The first bytes of a local file, as much as a header check reads. */
-async function readHead(path: string): Promise<Buffer> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
 /** The resumable uploads' purposes this module takes (`purpose` in their metadata). */
 export const TRACK_PURPOSE = 'track';
 export const REFERENCE_PURPOSE = 'reference';
@@ -152,7 +140,7 @@ export class UploadService implements OnModuleInit {
         await this.ensureNothingInProgress(userId, choice.service);
         const file = await this.resumable.claim(userId, ids.upload!, [TRACK_PURPOSE]);
         claimed.push(file);
-        checkSize(choice.service, await countedSize(await readHead(file.path), file.length));
+        checkSize(choice.service, await countedSize(await readHead(file.path, HEAD_BYTES), file.length));
         const reference = ids.reference ? await this.resumable.claim(userId, ids.reference, [REFERENCE_PURPOSE]) : null;
         if (reference) claimed.push(reference);
         await this.blobs.putFile(key, file.path, 'application/octet-stream');
