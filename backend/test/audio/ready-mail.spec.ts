@@ -163,6 +163,8 @@ describe('"your track is ready" e-mails', () => {
       expect(mail.text).toContain('par un paiement unique ou avec un crédit de votre formule');
       expect(mail.text).toContain(`${test.url}/dashboard?track=${trackId}`);
       expect(mail.text).toContain(`${test.url}/accountSettings?section=general`);
+      // The day written as the French screens write it.
+      expect(mail.text).toMatch(/Les liens fonctionnent jusqu’au \d{1,2} [a-zéû]+ \d{4}\./);
       const links = linksOf(mail.text);
       expect(links.map((link) => link.file)).toEqual(
         service === 'STEM_SEPARATION' ? ['preview-vocals', 'preview-other'] : ['preview'],
@@ -190,6 +192,8 @@ describe('"your track is ready" e-mails', () => {
       expect(mail.text).toContain('Listen to the free preview:');
       expect(mail.text).toContain('unlock the track in Kora, with a single payment or a credit from your plan:');
       expect(mail.text).toContain(`${test.url}/dashboard?track=${trackId}`);
+      // The day written as the English screens write it (month first), not the British way.
+      expect(mail.text).toMatch(/The links work until [A-Z][a-z]+ \d{1,2}, \d{4}\./);
       const links = linksOf(mail.text);
       expect(links.length).toBeGreaterThan(0);
       expect(links.every((link) => link.file.startsWith('preview'))).toBe(true);

@@ -1,3 +1,4 @@
+import { formatDay } from './format';
 import type { MailMessage } from './mail';
 
 /** A text in both languages. */
@@ -43,7 +44,7 @@ export function readyMail(input: ReadyMailInput): MailMessage {
   const fr = input.language === 'fr';
   const pick = (text: LocalisedText): string => (fr ? text.fr : text.en);
   const name = input.filename;
-  const date = new Intl.DateTimeFormat(fr ? 'fr-FR' : 'en-GB', { dateStyle: 'long' }).format(input.expires);
+  const date = formatDay(input.expires, input.language);
   const subject = input.unlocked
     ? fr
       ? `Vos fichiers sont prêts : ${name}`

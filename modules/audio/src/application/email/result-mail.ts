@@ -1,4 +1,4 @@
-import type { MailMessage } from '@kora/kernel';
+import { formatDay, type MailMessage } from '@kora/kernel';
 
 const escape = (value: string): string =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -12,7 +12,7 @@ export function resultMail(
   links: Array<{ label: string; url: string }>,
   expires: Date,
 ): MailMessage {
-  const date = new Intl.DateTimeFormat(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'long' }).format(expires);
+  const date = formatDay(expires, language);
   const fr = language === 'fr';
   // No file name in the subject: it is the user's text, and the address may be anyone's.
   const subject = fr
