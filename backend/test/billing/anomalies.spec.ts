@@ -150,12 +150,24 @@ describe('money that does not match its sale is kept for an operator, never gran
         .send({ credit: true })
         .expect(200);
     }
-    // Refunded in PayPal's dashboard, then the same order refunded again (a duplicate, or a second partial refund).
-    await request(test.url).post(`/sandbox/paypal/orders/${pack.orderId}/refund`).send({}).expect(200);
-    await request(test.url).post(`/sandbox/paypal/orders/${pack.orderId}/refund`).send({}).expect(200);
+    // Refunded in PayPal's dashboard: 5.00 first, then what is left. As PayPal does, the sandbox refuses a refund
+    // past the capture, and an amount that is not one.
+    const refundUrl = `/sandbox/paypal/orders/${pack.orderId}/refund`;
+    await request(test.url).post(refundUrl).send({ amount: '5.00' }).expect(200);
+    const rest = await request(test.url).post(refundUrl).send({}).expect(200);
+    expect(rest.body.amount).toEqual({ currency_code: 'USD', value: '14.99' });
+    const past = await request(test.url).post(refundUrl).send({ amount: '0.01' }).expect(422);
+    expect(past.body.details[0].issue).toBe('REFUND_AMOUNT_EXCEEDED');
+    for (const amount of ['five', '-1.00', 5, '0.00']) {
+      const invalid = await request(test.url).post(refundUrl).send({ amount }).expect(422);
+      expect(invalid.body.details[0].issue).toBe('INVALID_PARAMETER_VALUE');
+    }
     const refunds = await eventsOfPayment(pack.paymentId, ['PaymentRefunded']);
-    expect(refunds).toHaveLength(1);
-    expect(refunds[0]!.data).toMatchObject({ source: 'provider', amount: { amount: 1999, currency: 'USD' } });
+    expect(refunds.map((refund) => (refund.data as { amount: unknown }).amount)).toEqual([
+      { amount: 500, currency: 'USD' },
+      { amount: 1499, currency: 'USD' },
+    ]);
+    expect(refunds[0]!.data).toMatchObject({ source: 'provider' });
     const revoked = (await eventsOf(test, ['CreditsRevoked'])).filter(
       (e) => (e.data as { paymentId: string }).paymentId === pack.paymentId,
     );

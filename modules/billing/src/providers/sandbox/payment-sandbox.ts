@@ -49,7 +49,15 @@ interface SandboxOrder {
   order: PayPalOrder;
   captureRequestId: string | null;
   declineOnCapture: boolean;
+  /** What refunds and reversals have given back of the capture, in cents. */
+  refundedCents?: number;
 }
+
+/** PayPal's refund resource, or why PayPal would refuse it (its `issue`), or null: no captured order. */
+export type SandboxRefund =
+  { refund: Record<string, unknown> } | { refused: 'INVALID_PARAMETER_VALUE' | 'REFUND_AMOUNT_EXCEEDED' } | null;
+
+const cents = (value: string): number => Math.round(Number(value) * 100);
 
 interface SandboxQr {
   _id: string;
@@ -226,16 +234,26 @@ export class PaymentSandbox implements OnModuleInit {
 
   /**
    * A refund made in PayPal's dashboard, or (`reverse`) a chargeback the buyer's bank made: PayPal's refund resource
-   * (its `up` link names the capture) goes out in PAYMENT.CAPTURE.REFUNDED or PAYMENT.CAPTURE.REVERSED.
+   * (its `up` link names the capture) goes out in PAYMENT.CAPTURE.REFUNDED or PAYMENT.CAPTURE.REVERSED. `amount`
+   * (a decimal string, as PayPal writes amounts) refunds part of the capture; without it, all that is left of it. As
+   * at PayPal, refunds never give back more than the capture (REFUND_AMOUNT_EXCEEDED).
    */
-  async refundOrder(orderId: string, outcome: 'refund' | 'reverse'): Promise<Record<string, unknown> | null> {
+  async refundOrder(orderId: string, outcome: 'refund' | 'reverse', amount?: string): Promise<SandboxRefund> {
     const stored = await this.orders.findById(orderId);
     const capture = stored?.order.purchase_units[0]?.payments?.captures?.[0];
     if (!stored || !capture) return null;
+    const refunded = stored.refundedCents ?? 0;
+    const left = cents(capture.amount.value) - refunded;
+    if (amount !== undefined && (!/^\d{1,7}(\.\d{1,2})?$/.test(amount) || cents(amount) === 0)) {
+      return { refused: 'INVALID_PARAMETER_VALUE' };
+    }
+    const given = amount === undefined ? left : cents(amount);
+    if (given <= 0 || given > left) return { refused: 'REFUND_AMOUNT_EXCEEDED' };
+    await this.orders.upsert({ ...stored, refundedCents: refunded + given });
     const refund = {
       id: randomBytes(9).toString('hex').toUpperCase().slice(0, 17),
       status: 'COMPLETED',
-      amount: capture.amount,
+      amount: { currency_code: capture.amount.currency_code, value: (given / 100).toFixed(2) },
       ...(capture.custom_id ? { custom_id: capture.custom_id } : {}),
       create_time: this.clock.now().toISOString(),
       links: [
@@ -248,7 +266,7 @@ export class PaymentSandbox implements OnModuleInit {
       'refund',
       refund,
     );
-    return refund;
+    return { refund };
   }
 
   private async sendPayPalWebhook(eventType: string, resourceType: string, resource: Record<string, unknown>) {

@@ -114,13 +114,32 @@ export class SandboxController {
     void reply.send({ id: order.id, status: order.status });
   }
 
-  /** PayPal refunds a captured order (its dashboard), or the buyer's bank reverses it (`outcome: reverse`). */
+  /**
+   * PayPal refunds a captured order (its dashboard), all that is left of it or `amount` ("5.00"), or the buyer's bank
+   * reverses it (`outcome: reverse`). A refund PayPal would refuse answers 422 with PayPal's error shape.
+   */
   @Post('paypal/orders/:orderId/refund')
   @HttpCode(200)
-  async refund(@Param('orderId') orderId: string, @Body() body: { outcome?: string } | undefined) {
-    const refund = await this.sandbox.refundOrder(orderId, body?.outcome === 'reverse' ? 'reverse' : 'refund');
-    if (!refund) throw new NotFoundException('No captured order');
-    return refund;
+  async refund(
+    @Param('orderId') orderId: string,
+    @Body() body: { outcome?: string; amount?: unknown } | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const amount = body?.amount;
+    const result =
+      amount !== undefined && typeof amount !== 'string'
+        ? { refused: 'INVALID_PARAMETER_VALUE' as const }
+        : await this.sandbox.refundOrder(orderId, body?.outcome === 'reverse' ? 'reverse' : 'refund', amount);
+    if (!result) throw new NotFoundException('No captured order');
+    if ('refused' in result) {
+      void reply.status(422).send({
+        name: 'UNPROCESSABLE_ENTITY',
+        message: 'The requested action could not be performed, semantically incorrect, or failed business validation.',
+        details: [{ field: '/amount/value', issue: result.refused }],
+      });
+      return;
+    }
+    void reply.send(result.refund);
   }
 
   @Post('paypal/orders/:orderId/cancel')
