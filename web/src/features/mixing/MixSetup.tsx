@@ -1,8 +1,10 @@
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SendLine } from '../../components/SendLine';
 import { errorBody } from '../../lib/api';
 import { errorKey, fieldCode } from '../../lib/error-codes';
 import { serverAvailable } from '../../lib/health';
+import type { SendProgress } from '../../lib/resumable-upload';
 import { useSessionManager } from '../../lib/session/SessionProvider';
 import { uploadMixTracks, useCreateMixSessionMutation, useRequestMixMutation } from './api';
 import {
@@ -56,7 +58,7 @@ export function MixSetup({
   const [countProblem, setCountProblem] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
-  const [sending, setSending] = useState<{ percent: number } | null>(null);
+  const [sending, setSending] = useState<SendProgress | null>(null);
   const [createSession] = useCreateMixSessionMutation();
   const [requestMix] = useRequestMixMutation();
 
@@ -89,7 +91,7 @@ export function MixSetup({
     setNameProblem(problems.includes('mixNameRequired'));
     setCountProblem(problems.includes('minimumFiles'));
     if (problems.length > 0) return;
-    setSending({ percent: 0 });
+    setSending({ phase: 'sending', done: 0, total: 0, bytesPerSecond: null, remainingMs: null });
     try {
       let created;
       try {
@@ -110,7 +112,7 @@ export function MixSetup({
           sessionId,
           chosen.map((entry) => entry.file),
           chosen.map((entry) => ({ fileName: entry.file.name, ...entry.settings })),
-          (loaded, total) => setSending({ percent: total > 0 ? Math.floor((loaded / total) * 100) : 0 }),
+          setSending,
         );
       } catch {
         setFailure('errors.upload');
@@ -132,6 +134,7 @@ export function MixSetup({
   };
 
   if (sending) {
+    const percent = sending.total > 0 ? Math.floor((sending.done / sending.total) * 100) : 0;
     return (
       <div className="upload-card upload-card--busy mix-setup">
         <p>{t('setup.uploading', { name: name.trim() })}</p>
@@ -141,11 +144,12 @@ export function MixSetup({
           aria-label={t('setup.uploadingLabel')}
           aria-valuemin={0}
           aria-valuemax={100}
-          aria-valuenow={sending.percent}
+          aria-valuenow={percent}
         >
-          <div className="progress__bar" style={{ width: `${sending.percent}%` }} />
+          <div className="progress__bar" style={{ width: `${percent}%` }} />
         </div>
-        <p className="muted">{t('setup.percent', { percent: sending.percent })}</p>
+        <p className="muted">{t('setup.percent', { percent })}</p>
+        {sending.total > 0 && <SendLine progress={sending} />}
       </div>
     );
   }

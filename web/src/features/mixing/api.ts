@@ -1,5 +1,5 @@
 import { api, type ApiExtra, type TokenSource } from '../../lib/api';
-import { postNamingUploads, sendResumable, SendRefusedError } from '../../lib/resumable-upload';
+import { postNamingUploads, sendResumable, SendRefusedError, type SendProgress } from '../../lib/resumable-upload';
 import type { MusicalStyle, SampleRate, TrackSettings } from './model';
 
 /** A track of a session (`GET /api/mixing/sessions/{id}`). */
@@ -200,19 +200,27 @@ export async function uploadMixTracks(
   sessionId: string,
   files: readonly File[],
   settings: ReadonlyArray<{ fileName: string } & TrackSettings>,
-  onProgress: (loaded: number, total: number) => void,
+  onProgress: (progress: SendProgress) => void,
 ): Promise<BatchAnswer> {
   const total = files.reduce((sum, file) => sum + file.size, 0);
   const uploads: string[] = [];
   let before = 0;
   try {
     for (const file of files) {
+      let sentOfFile = 0;
       uploads.push(
         await sendResumable(session, file, {
           metadata: { purpose: 'mix-track', filename: file.name },
           fingerprint: ['kora', 'mix-track', sessionId, file.name, file.size, file.lastModified].join(':'),
+          // Of all the files: bytes sent, and the time left at this file's speed; paused while the network is away.
           onProgress: (progress) => {
-            if (progress.phase === 'sending') onProgress(before + progress.done, total);
+            if (progress.phase === 'sending') sentOfFile = progress.done;
+            const done = before + sentOfFile;
+            const remainingMs =
+              progress.phase === 'sending' && progress.bytesPerSecond
+                ? ((total - done) / progress.bytesPerSecond) * 1000
+                : null;
+            onProgress({ ...progress, done, total, remainingMs });
           },
         }),
       );
