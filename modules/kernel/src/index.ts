@@ -23,3 +23,4 @@ export * from './rate-limit';
 export * from './blob-store';
 export * from './processor';
 export * from './scratch';
+export * from './keyed-lock';

@@ -4,6 +4,7 @@ import {
   CommandRunner,
   type DomainEvent,
   EventStore,
+  KeyedLock,
   ProjectionRunner,
   type RunResult,
 } from '@kora/kernel';
@@ -11,7 +12,6 @@ import { creditsStream, paymentStream } from '../contracts/streams';
 import type { CreditEvent, PaymentEvent } from '../contracts/events';
 import { type CreditsCommand, creditsDecider, type CreditsState } from '../domain/credits';
 import { type PaymentCommand, paymentDecider, type PaymentState } from '../domain/payment';
-import { KeyedLock } from './keyed-lock';
 
 /**
  * The kernel's runner, one command at a time per stream in this process, so concurrent requests of one account or

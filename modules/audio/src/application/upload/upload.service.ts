@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { EngineError, probe, readHead } from '@kora/audio-engine';
-import { BlobStore, IDS, type IdGenerator } from '@kora/kernel';
+import { BlobStore, IDS, type IdGenerator, KeyedLock } from '@kora/kernel';
 import { type ClaimedUpload, CommandContexts, HEAD_BYTES, receiveMultipart, ResumableUploads } from '@kora/kernel/nest';
 import type { IncomingMessage } from 'node:http';
 import { CountTracksInProgress, GetTrack, type TrackDocument } from '../../contracts/queries';
@@ -61,27 +61,6 @@ function jsonFields(
   return fields;
 }
 
-/** One upload at a time per user and service in this process, so two quick uploads cannot both pass the check. */
-class KeyedLock {
-  private readonly tails = new Map<string, Promise<void>>();
-  async run<R>(key: string, work: () => Promise<R>): Promise<R> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const tail = new Promise<void>((resolve) => (release = resolve));
-    this.tails.set(
-      key,
-      previous.then(() => tail),
-    );
-    await previous;
-    try {
-      return await work();
-    } finally {
-      release();
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    }
-  }
-}
-
 /**
  * The upload: the file is streamed into the blob store, then checked by content (ffprobe, never the name or the
  * declared type), then recorded as `TrackUploaded` and `ProcessingRequested`. Whatever refuses it, the stored file is
@@ -89,6 +68,7 @@ class KeyedLock {
  */
 @Injectable()
 export class UploadService implements OnModuleInit {
+  /** One upload at a time per user and service in this process, so two quick uploads cannot both pass the check. */
   private readonly locks = new KeyedLock();
 
   constructor(

@@ -1,6 +1,7 @@
 /**
- * Runs work for one key at a time in this process (a credits stream), so concurrent requests of one account queue
- * instead of colliding on the expected revision. Other processes are still held off by the expected revision.
+ * Runs work for one key at a time in this process (a credits stream, a user's uploads to one service), so concurrent
+ * requests queue instead of racing; work that fails does not hold the next back, and a key is forgotten once nothing
+ * waits on it. Other processes are not held off: the event store's expected revisions are.
  */
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<unknown>>();
@@ -15,5 +16,10 @@ export class KeyedLock {
     } finally {
       if (this.tails.get(key) === tail) this.tails.delete(key);
     }
+  }
+
+  /** Keys with work running or waiting. */
+  get size(): number {
+    return this.tails.size;
   }
 }
