@@ -3,8 +3,8 @@
  * to the bit, that `ffmpeg -f f32le` gives for it (libswresample's conversions: u8 (x - 128) / 2^7, s16 x / 2^15,
  * s24 (x << 8) / 2^31, s32 (float) x / 2^31, f64 (float) x; f32 as it is). Starting ffmpeg costs 0.1-0.3 s of CPU
  * (Debian's links 215 libraries) before it reads a byte, and most uploads are such WAVs. Only when nothing is to be
- * changed (same rate, same channels in the layout ffmpeg assumes) and the header describes the whole file
- * (`probeCompleteWav`); anything else goes through ffmpeg. `io.spec.ts` compares both paths on every layout.
+ * changed (same rate, one or two channels in the layout ffmpeg assumes) and the file holds every sample its header
+ * declares; anything else goes through ffmpeg. `io.spec.ts` compares both paths on every layout.
  */
 import { open } from 'node:fs/promises';
 import { endianness } from 'node:os';
@@ -83,7 +83,9 @@ export function directWav(info: ProbeResult, sampleRate: number, channels: numbe
   if (!wav || info.container !== 'wav' || !info.durationIsExact || info.audioCodec === null) return null;
   if (endianness() !== 'LE' || wav.sampleRate !== sampleRate || wav.channels !== channels || channels > 2) return null;
   if (wav.channelMask !== null && wav.channelMask !== 0 && wav.channelMask !== DEFAULT_MASKS[channels]) return null;
-  if (wav.declaredDataBytes === null || wav.declaredDataBytes % wav.blockAlign !== 0) return null;
+  const data = wav.declaredDataBytes;
+  // The declared samples, all there (chunks after them, as a LIST or bext some tools write, are left alone).
+  if (data === null || data === 0 || data % wav.blockAlign !== 0 || wav.availableDataBytes < data) return null;
   return converterFor(wav) ? wav : null;
 }
 
