@@ -15,6 +15,7 @@ import { ORIGINAL_WAV, stemFile, stemPreviewFile } from '../../contracts/files';
 import { type EngineSpeedDocument, GetEngineSpeed } from '../../contracts/queries';
 import { StaleJobError, TrackNotFoundError } from '../../domain/errors';
 import { TrackCommands } from '../track-commands';
+import { trackStatusMessage } from '../tracks/track-realtime';
 import { makePreview } from './preview';
 import { estimateJob } from './progress-estimate';
 import { DEFAULT_REAL_TIME_FACTOR, FAILURE_MESSAGES, statusForStage } from './stage-status';
@@ -182,17 +183,15 @@ export class TrackJobHandler implements JobHandler, OnModuleInit {
           expectedMs: upload.durationSec * factor * 1000,
           engineProgress: event.progress,
         });
-        this.realtime.publish({
-          userId: job.userId,
-          channel: 'track.status',
-          payload: {
+        this.realtime.publish(
+          trackStatusMessage(job.userId, {
             trackId: job.subject,
             status,
             progress: estimate.progress,
             remainingMs: estimate.remainingMs,
             estimatedCompletion: new Date(now + estimate.remainingMs).toISOString(),
-          },
-        });
+          }),
+        );
       });
     };
   }

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { type RecordedEvent, streamId } from '@kora/kernel';
-import { RealtimeRegistry } from '@kora/kernel/nest';
+import { type RealtimeMessage, RealtimeRegistry } from '@kora/kernel/nest';
 import { processingStatus, resultStatus } from '../../contracts/status';
 import type { TrackEvent, TrackStatus } from '../../contracts/events';
 
@@ -30,20 +30,38 @@ export class TrackRealtime implements OnModuleInit {
         const event = recorded as RecordedEvent<TrackEvent>;
         const status = statusOf(event);
         if (!status) return null;
-        return {
-          userId: event.metadata.userId,
-          channel: 'track.status',
-          payload: {
-            trackId: streamId(event.streamName),
-            status: status.status,
-            progress: status.progress,
-            error: status.error,
-            estimatedCompletion: null,
-          },
-        };
+        return trackStatusMessage(event.metadata.userId, { trackId: streamId(event.streamName), ...status });
       },
     );
   }
+}
+
+/**
+ * The one shape of a `track.status` message (docs/api.md), for a recorded change (here) and for a running job's
+ * estimates between them (`track-job-handler.ts`, with the time left).
+ */
+export function trackStatusMessage(
+  userId: string,
+  message: {
+    trackId: string;
+    status: TrackStatus | 'DELETED';
+    progress: number | null;
+    error?: string | null;
+    remainingMs?: number;
+    estimatedCompletion?: string | null;
+  },
+): RealtimeMessage {
+  const { remainingMs, ...rest } = message;
+  return {
+    userId,
+    channel: 'track.status',
+    payload: {
+      ...rest,
+      error: message.error ?? null,
+      estimatedCompletion: message.estimatedCompletion ?? null,
+      ...(remainingMs === undefined ? {} : { remainingMs }),
+    },
+  };
 }
 
 function statusOf(
