@@ -1,4 +1,4 @@
-import { type ProbeResult, sniffHead } from '@kora/audio-engine';
+import { EngineError, type ProbeResult, sniffHead } from '@kora/audio-engine';
 import { UploadRejectedError } from '@kora/kernel/nest';
 
 export { UploadRejectedError };
@@ -154,6 +154,32 @@ export function damagedFile(): UploadRejectedError {
   );
 }
 
+/** Not the kind of file the choice takes: a video for the video preset, else WAV or MP3 audio. */
+export function wrongFormat(video: boolean): UploadRejectedError {
+  return video
+    ? new UploadRejectedError('UPLOAD.INVALID_VIDEO_FORMAT', 'Choose an MP4, MPEG, MOV or M4V video.')
+    : new UploadRejectedError('UPLOAD.AUDIO_FORMAT', 'Choose a WAV or MP3 audio file.');
+}
+
+export function noSoundInVideo(): UploadRejectedError {
+  return new UploadRejectedError('UPLOAD.NO_AUDIO_TRACK', 'This video has no sound to enhance.');
+}
+
+export function invalidReference(): UploadRejectedError {
+  return new UploadRejectedError('UPLOAD.INVALID_REFERENCE', 'The reference must be a WAV or MP3 audio file.');
+}
+
+/**
+ * The engine's refusal to read a file (`probe`) as the upload's, the same wherever it is met: cut short, a video
+ * without sound, else not the format asked for. Anything that is not an engine error comes back unchanged.
+ */
+export function unreadable(error: unknown, video = false): unknown {
+  if (!(error instanceof EngineError)) return error;
+  if (error.code === 'ENGINE.TRUNCATED_INPUT') return damagedFile();
+  if (error.code === 'ENGINE.NO_AUDIO_TRACK') return noSoundInVideo();
+  return wrongFormat(video);
+}
+
 // FLAC: what the web app sends of a WAV (lossless, about half the bytes on a phone's network).
 const AUDIO = new Set(['wav', 'mp3', 'flac']);
 const VIDEO = new Set(['mp4', 'mov', 'm4v', 'mpeg-ps', 'mpeg-ts']);
@@ -163,14 +189,14 @@ export function checkContent(choice: UploadChoice, probe: ProbeResult): { isVide
   const isVideoPreset = choice.service === 'AUDIO_ENHANCEMENT' && choice.preset === 'video';
   if (isVideoPreset) {
     if (!VIDEO.has(probe.container) || !probe.hasVideo) {
-      throw new UploadRejectedError('UPLOAD.INVALID_VIDEO_FORMAT', 'Choose an MP4, MPEG, MOV or M4V video.');
+      throw wrongFormat(true);
     }
-    if (!probe.hasAudio) throw new UploadRejectedError('UPLOAD.NO_AUDIO_TRACK', 'This video has no sound to enhance.');
+    if (!probe.hasAudio) throw noSoundInVideo();
     checkAudioShape(probe, MAX_DURATION_SEC[choice.service], 'UPLOAD');
     return { isVideo: true };
   }
   if (!AUDIO.has(probe.container) || !probe.hasAudio || probe.hasVideo) {
-    throw new UploadRejectedError('UPLOAD.AUDIO_FORMAT', 'Choose a WAV or MP3 audio file.');
+    throw wrongFormat(false);
   }
   if (!(probe.audioDurationSec > 0))
     throw new UploadRejectedError('UPLOAD.AUDIO_FORMAT', 'This file contains no sound.');
@@ -197,7 +223,7 @@ export function fitsChoice(
 /** A reference track must be WAV or MP3 audio with sound, like a track to master. */
 export function checkReference(probe: ProbeResult): void {
   if (!AUDIO.has(probe.container) || !probe.hasAudio || probe.hasVideo || !(probe.audioDurationSec > 0)) {
-    throw new UploadRejectedError('UPLOAD.INVALID_REFERENCE', 'The reference must be a WAV or MP3 audio file.');
+    throw invalidReference();
   }
   checkAudioShape(probe, MAX_REFERENCE_SEC, 'REFERENCE');
 }
@@ -231,19 +257,19 @@ export async function checkHead(
   const known = sniffed.sampleRate !== null;
   if (target === 'reference') {
     if (!AUDIO.has(sniffed.container)) {
-      throw new UploadRejectedError('UPLOAD.INVALID_REFERENCE', 'The reference must be a WAV or MP3 audio file.');
+      throw invalidReference();
     }
     if (known) checkAudioShape(shape, MAX_REFERENCE_SEC, 'REFERENCE');
     return;
   }
   if (target.service === 'AUDIO_ENHANCEMENT' && target.preset === 'video') {
     if (!VIDEO.has(sniffed.container)) {
-      throw new UploadRejectedError('UPLOAD.INVALID_VIDEO_FORMAT', 'Choose an MP4, MPEG, MOV or M4V video.');
+      throw wrongFormat(true);
     }
     return;
   }
   if (!AUDIO.has(sniffed.container)) {
-    throw new UploadRejectedError('UPLOAD.AUDIO_FORMAT', 'Choose a WAV or MP3 audio file.');
+    throw wrongFormat(false);
   }
   if (known) checkAudioShape(shape, MAX_DURATION_SEC[target.service], 'UPLOAD');
 }

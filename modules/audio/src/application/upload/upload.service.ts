@@ -16,10 +16,11 @@ import {
   sizeByContent,
   checkSize,
   CONTENT_TYPES,
-  damagedFile,
+  invalidReference,
   LARGEST_UPLOAD,
   SIZE_LIMITS,
   type UploadChoice,
+  unreadable,
   uploadChoice,
   UploadRejectedError,
 } from './upload-rules';
@@ -30,16 +31,6 @@ const MAX_FILENAME = 255;
 /** The resumable uploads' purposes this module takes (`purpose` in their metadata). */
 export const TRACK_PURPOSE = 'track';
 export const REFERENCE_PURPOSE = 'reference';
-
-/** An engine error (ffprobe could not read the file) as the upload's refusal; anything else unchanged. */
-function unreadable(error: unknown): unknown {
-  if (!(error instanceof EngineError)) return error;
-  if (error.code === 'ENGINE.TRUNCATED_INPUT') return damagedFile();
-  return new UploadRejectedError(
-    error.code === 'ENGINE.NO_AUDIO_TRACK' ? 'UPLOAD.NO_AUDIO_TRACK' : 'UPLOAD.AUDIO_FORMAT',
-    'This file is not audio or video we can read.',
-  );
-}
 
 /**
  * A JSON body's text fields (a reprocess request's choice, a resumable upload's ids) as the upload form's fields: a
@@ -228,23 +219,14 @@ export class UploadService implements OnModuleInit {
       const reference = await this.blobs
         .withLocalFile(referenceKey, (path) => probe(path))
         .catch((error: unknown) => {
-          if (!(error instanceof EngineError)) throw error;
-          throw new UploadRejectedError('UPLOAD.INVALID_REFERENCE', 'The reference must be a WAV or MP3 audio file.');
+          throw error instanceof EngineError ? invalidReference() : error;
         });
       checkReference(reference);
     }
     const found = await this.blobs
       .withLocalFile(key, (path) => probe(path))
       .catch((error: unknown) => {
-        if (!(error instanceof EngineError)) throw error;
-        const video = choice.preset === 'video';
-        if (error.code === 'ENGINE.NO_AUDIO_TRACK')
-          throw new UploadRejectedError('UPLOAD.NO_AUDIO_TRACK', 'This video has no sound to enhance.');
-        if (error.code === 'ENGINE.TRUNCATED_INPUT') throw damagedFile();
-        throw new UploadRejectedError(
-          video ? 'UPLOAD.INVALID_VIDEO_FORMAT' : 'UPLOAD.AUDIO_FORMAT',
-          video ? 'Choose an MP4, MPEG, MOV or M4V video.' : 'Choose a WAV or MP3 audio file.',
-        );
+        throw unreadable(error, choice.preset === 'video');
       });
     const { isVideo } = checkContent(choice, found);
     const contentType = CONTENT_TYPES[found.container] ?? 'application/octet-stream';
