@@ -1,5 +1,5 @@
 import { EventStore } from '@kora/kernel';
-import { creditsStream } from '@kora/billing/contracts';
+import { creditsStream, type PaymentDocument, paymentStream } from '@kora/billing/contracts';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -119,6 +119,49 @@ describe('the audit in the test app', () => {
       expect(result.report.events).toBe(
         (await eventsOf(test, ['PaymentIntentCreated', 'PaymentCaptured', 'PackPurchased'])).length,
       );
+    } finally {
+      await test.close();
+    }
+  });
+
+  it('names each read-model document that differs from the replay, with the last event that changed it', async () => {
+    const test = await startTestApp();
+    try {
+      const userId = 'sena-audit';
+      const { paymentId } = await buyPackOverHttp(test.url, {
+        Authorization: `Bearer ${await test.token(userId)}`,
+      });
+      const { runAudit } = await import('../../src/cli/audit-run');
+      const { ReadStore } = await import('@kora/kernel');
+      const events = test.app.get(EventStore);
+      const reads = test.app.get(ReadStore);
+      expect((await runAudit(events, reads, {})).differences).toEqual([]);
+      // The payment shown refunded, and the account's credits gone, behind the projections' back.
+      const payments = reads.collection<PaymentDocument>('payments');
+      await payments.upsert({ ...(await payments.findById(paymentId))!, status: 'refunded' });
+      expect(await reads.collection('credit_accounts').deleteById(userId)).toBe(true);
+      const lastOf = async (stream: string) => {
+        const event = (await events.readStream(stream)).at(-1)!;
+        return { id: event.id, type: event.type, streamName: stream, position: event.position };
+      };
+      const { differences, report } = await runAudit(events, reads, {});
+      expect(report.violations).toEqual([]);
+      expect(differences).toEqual([
+        {
+          readModel: 'payments',
+          collection: 'payments',
+          id: paymentId,
+          problem: 'different',
+          lastEvent: await lastOf(paymentStream(paymentId)),
+        },
+        {
+          readModel: 'credit-accounts',
+          collection: 'credit_accounts',
+          id: userId,
+          problem: 'missing',
+          lastEvent: { ...(await lastOf(creditsStream(userId))), type: 'PackPurchased' },
+        },
+      ]);
     } finally {
       await test.close();
     }

@@ -160,6 +160,16 @@ const notMore = (a: Money | undefined, b: Money | undefined): boolean =>
 
 const showMoney = (money: Money | undefined): string => (money ? `${money.amount} ${money.currency}` : 'none');
 
+/** Whether a stream is `track-{id}` or `mix-{id}` (a result's), without building either name. */
+const isResultStream = (streamName: string, resultId: string): boolean => {
+  const id = `${resultId}`; // as the names would be built, should a malformed event lack the id
+  return (
+    streamName.endsWith(id) &&
+    ((streamName.length === id.length + 6 && streamName.startsWith('track-')) ||
+      (streamName.length === id.length + 4 && streamName.startsWith('mix-')))
+  );
+};
+
 export class LedgerAudit {
   private readonly payments = new Map<string, PaymentTally>();
   private readonly packs = new Map<string, PackTally>();
@@ -237,12 +247,12 @@ export class LedgerAudit {
   private count(userId: string, service: BillingService, at: string, change: Partial<Counts>) {
     if (this.options.to && at >= this.options.to) return;
     const key = `${userId}|${service}`;
-    const counts = this.counts.get(key) ?? { granted: 0, spent: 0, expired: 0, revoked: 0 };
+    let counts = this.counts.get(key);
+    if (!counts) this.counts.set(key, (counts = { granted: 0, spent: 0, expired: 0, revoked: 0 }));
     counts.granted += change.granted ?? 0;
     counts.spent += change.spent ?? 0;
     counts.expired += change.expired ?? 0;
     counts.revoked += change.revoked ?? 0;
-    this.counts.set(key, counts);
   }
 
   /** Credits of a service not spent, expired or revoked, in the account's packs usable at `at` (as events carry). */
@@ -482,9 +492,9 @@ export class LedgerAudit {
           endDate: d.endDate,
         };
         this.packs.set(d.packId, pack);
-        const list = this.accountPacks.get(userId) ?? [];
-        list.push(pack);
-        this.accountPacks.set(userId, list);
+        const list = this.accountPacks.get(userId);
+        if (list) list.push(pack);
+        else this.accountPacks.set(userId, [pack]);
         this.count(userId, d.service, at, { granted: d.credits });
         this.checkBalance(userId, d.service, d.balance, ref, at);
         return;
@@ -492,12 +502,12 @@ export class LedgerAudit {
       case 'CreditSpent': {
         const d = event.data;
         this.spends.set(d.spendId, { ref, userId, trackId: d.trackId });
-        const spent = this.spentOn.get(userId) ?? new Map<string, EventRef>();
+        let spent = this.spentOn.get(userId);
+        if (!spent) this.spentOn.set(userId, (spent = new Map<string, EventRef>()));
         const earlier = spent.get(d.trackId);
         if (earlier) {
           this.violation('spend.twice', `two credits spent on ${d.trackId}`, [earlier, ref], [userId]);
         } else spent.set(d.trackId, ref);
-        this.spentOn.set(userId, spent);
         const pack = this.packs.get(d.packId);
         if (!pack || pack.userId !== userId) {
           this.violation(
@@ -608,9 +618,9 @@ export class LedgerAudit {
     // Grants and unlocks are matched at the end: an unlock may sit anywhere in the log after its cause.
     const unlocksBy = new Map<string, UnlockTally[]>();
     for (const unlock of this.unlocks) {
-      const list = unlocksBy.get(unlock.causationId) ?? [];
-      list.push(unlock);
-      unlocksBy.set(unlock.causationId, list);
+      const list = unlocksBy.get(unlock.causationId);
+      if (list) list.push(unlock);
+      else unlocksBy.set(unlock.causationId, [unlock]);
     }
     const paid = new Set<string>();
     for (const payment of this.payments.values()) {
@@ -642,12 +652,13 @@ export class LedgerAudit {
       }
     }
     for (const [spendId, spend] of this.spends) {
-      const targets = [`track-${spend.trackId}`, `mix-${spend.trackId}`];
-      const unlocks = (unlocksBy.get(spendId) ?? []).filter(
-        (u) => u.via === 'credit' && targets.includes(u.ref.streamName),
-      );
-      for (const unlock of unlocks) paid.add(unlock.ref.id);
-      if (unlocks.length === 0) {
+      let unlocked = false;
+      for (const unlock of unlocksBy.get(spendId) ?? []) {
+        if (unlock.via !== 'credit' || !isResultStream(unlock.ref.streamName, spend.trackId)) continue;
+        paid.add(unlock.ref.id);
+        unlocked = true;
+      }
+      if (!unlocked) {
         this.violation(
           'spend.no-unlock',
           `credit ${spendId} was spent on ${spend.trackId}, which it did not unlock`,
@@ -712,10 +723,12 @@ export class LedgerAudit {
       }
       balances.push({ userId, service, ...counts, held, usable });
     }
-    balances.sort((a, b) => a.userId.localeCompare(b.userId) || a.service.localeCompare(b.service));
+    // The order of `localeCompare` (the default collation), with one collator instead of one per comparison.
+    const { compare } = new Intl.Collator();
+    balances.sort((a, b) => compare(a.userId, b.userId) || compare(a.service, b.service));
 
     const revenue = [...this.revenue.values()];
-    revenue.sort((a, b) => a.currency.localeCompare(b.currency) || a.provider.localeCompare(b.provider));
+    revenue.sort((a, b) => compare(a.currency, b.currency) || compare(a.provider, b.provider));
 
     return {
       events: this.replayed,
