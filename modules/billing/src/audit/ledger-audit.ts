@@ -160,15 +160,9 @@ const notMore = (a: Money | undefined, b: Money | undefined): boolean =>
 
 const showMoney = (money: Money | undefined): string => (money ? `${money.amount} ${money.currency}` : 'none');
 
-/** Whether a stream is `track-{id}` or `mix-{id}` (a result's), without building either name. */
-const isResultStream = (streamName: string, resultId: string): boolean => {
-  const id = `${resultId}`; // as the names would be built, should a malformed event lack the id
-  return (
-    streamName.endsWith(id) &&
-    ((streamName.length === id.length + 6 && streamName.startsWith('track-')) ||
-      (streamName.length === id.length + 4 && streamName.startsWith('mix-')))
-  );
-};
+/** Whether a stream is the result's: `track-{id}` or `mix-{id}`. */
+const isResultStream = (streamName: string, resultId: string): boolean =>
+  streamName === `track-${resultId}` || streamName === `mix-${resultId}`;
 
 export class LedgerAudit {
   private readonly payments = new Map<string, PaymentTally>();

@@ -51,16 +51,12 @@ export function trackStatusMessage(
     estimatedCompletion?: string | null;
   },
 ): RealtimeMessage {
-  const { remainingMs, ...rest } = message;
+  const { trackId, status, progress, error = null, remainingMs, estimatedCompletion = null } = message;
+  const payload = { trackId, status, progress, error, estimatedCompletion };
   return {
     userId,
     channel: 'track.status',
-    payload: {
-      ...rest,
-      error: message.error ?? null,
-      estimatedCompletion: message.estimatedCompletion ?? null,
-      ...(remainingMs === undefined ? {} : { remainingMs }),
-    },
+    payload: remainingMs === undefined ? payload : { ...payload, remainingMs },
   };
 }
 
