@@ -266,3 +266,48 @@ describe('embedded SQLite event store: durability off the event loop', () => {
     }
   });
 });
+
+describe('embedded SQLite: the reads of one turn of the event loop share one read transaction', () => {
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it('sees one snapshot within the turn, what another process committed from the next turn, and ends by itself', async () => {
+    const { db, close } = openDatabase();
+    const other = new SqliteDatabase(db.file);
+    try {
+      const store = new SqliteReadStore(db);
+      const docs = store.collection<{ _id: string; n: number }>('turns');
+      await docs.upsert({ _id: 'a', n: 1 });
+      await nextTurn();
+      expect(await docs.findById('a')).toEqual({ _id: 'a', n: 1 });
+      expect(db.writer.inTransaction).toBe(true); // the turn's read transaction
+      // Another process commits, within this turn (synchronously: an awaited write would end the turn).
+      other.writer.prepare(`UPDATE rm_turns SET doc = ? WHERE id = 'a'`).run(JSON.stringify({ _id: 'a', n: 2 }));
+      expect(await docs.findById('a')).toEqual({ _id: 'a', n: 1 }); // same turn, same snapshot
+      await nextTurn();
+      expect(db.writer.inTransaction).toBe(false);
+      expect(await docs.findById('a')).toEqual({ _id: 'a', n: 2 });
+    } finally {
+      other.close();
+      await close();
+    }
+  });
+
+  it('ends before a write, so the write commits at once and the next read in the same turn sees it', async () => {
+    const { db, close } = openDatabase();
+    const other = new SqliteDatabase(db.file);
+    try {
+      const store = new SqliteReadStore(db);
+      const docs = store.collection<{ _id: string; n: number }>('turns');
+      await docs.upsert({ _id: 'b', n: 1 });
+      await nextTurn();
+      expect(await docs.findById('b')).toEqual({ _id: 'b', n: 1 });
+      await docs.upsert({ _id: 'b', n: 2 }); // autocommitted under the lock, not inside the read transaction
+      const seen = new SqliteReadStore(other).collection<{ _id: string; n: number }>('turns');
+      expect(await seen.findById('b')).toEqual({ _id: 'b', n: 2 }); // committed before the turn ends
+      expect(await docs.findById('b')).toEqual({ _id: 'b', n: 2 });
+    } finally {
+      other.close();
+      await close();
+    }
+  });
+});

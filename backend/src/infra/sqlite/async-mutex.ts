@@ -5,15 +5,19 @@
  */
 export class AsyncMutex {
   private tail: Promise<void> = Promise.resolve();
+  /** Whether a critical section is running now. */
+  held = false;
 
   async run<R>(work: () => Promise<R> | R): Promise<R> {
     let release!: () => void;
     const previous = this.tail;
     this.tail = new Promise<void>((resolve) => (release = resolve));
     await previous;
+    this.held = true;
     try {
       return await work();
     } finally {
+      this.held = false;
       release();
     }
   }

@@ -32,6 +32,8 @@ export class SqliteDatabase {
   /** Null when SQLite fsyncs by itself (no write-ahead log, as in memory) or nothing is fsynced (`NORMAL`). */
   private readonly walSync: WalSync | null;
   private closed = false;
+  /** Whether the writer holds the read transaction of this turn of the event loop (`readConnection`). */
+  private turnRead = false;
 
   constructor(
     readonly file: string,
@@ -59,7 +61,10 @@ export class SqliteDatabase {
    * is released before the wait, so the next writer goes on while the log is fsynced.
    */
   async exclusive<R>(work: () => Promise<R> | R, options: WriteOptions = {}): Promise<R> {
-    const result = await this.mutex.run(work);
+    const result = await this.mutex.run(() => {
+      this.endTurnRead(); // the work's statements must not join a read transaction that commits later
+      return work();
+    });
     if (options.relaxed !== true) await this.durable();
     return result;
   }
@@ -81,14 +86,38 @@ export class SqliteDatabase {
   }
 
   /**
-   * The connection to read committed data with: the writer when no transaction is open on it, else the reader. In
-   * WAL mode a connection drops its whole page cache when it sees that another connection has committed, so the
+   * The connection to read committed data with: the writer when no write transaction is open on it, else the reader.
+   * In WAL mode a connection drops its whole page cache when it sees that another connection has committed, so the
    * reader re-reads every page after each of the writer's commits, while the writer's cache stays valid across its
    * own (a lookup costs about half as much).
+   *
+   * The writer's reads share one read transaction per turn of the event loop, committed in the next check phase or
+   * as soon as a write takes the lock. A statement outside a transaction takes and drops SQLite's file locks each
+   * time (two `fcntl` calls, 7 of the 9 microseconds of a lookup by key here); within the turn's transaction they
+   * are taken once. The turn's reads see one snapshot, committed data only, as before; what this process commits
+   * meanwhile ends the transaction first, so a read after it sees it.
    */
   get readConnection(): Database.Database {
-    return this.writer.inTransaction ? this.reader : this.writer;
+    const w = this.writer;
+    if (w.inTransaction) return this.turnRead ? w : this.reader;
+    if (this.reader !== w && !this.mutex.held) {
+      run(w, 'BEGIN DEFERRED');
+      this.turnRead = true;
+      setImmediate(this.endTurnRead);
+    }
+    return w;
   }
+
+  private readonly endTurnRead = (): void => {
+    if (!this.turnRead) return;
+    this.turnRead = false;
+    try {
+      run(this.writer, 'COMMIT');
+    } catch {
+      // Nothing was written in it: ending it either way releases the snapshot (and this may run from a timer).
+      if (this.writer.inTransaction) run(this.writer, 'ROLLBACK');
+    }
+  };
 
   /** Resolves once everything committed so far is durable. */
   durable(): Promise<void> {
@@ -102,6 +131,7 @@ export class SqliteDatabase {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.endTurnRead();
     this.walSync?.close();
     if (this.reader !== this.writer) this.reader.close();
     this.writer.close();

@@ -1,4 +1,4 @@
-import { formatDay, formatMoney } from '@kora/kernel';
+import { formatCount, formatDay, formatMoney, takesSingular } from '@kora/kernel';
 import type { LocalisedText } from '@kora/notifications';
 import type { PackPurchased } from '../contracts/events';
 import { toMajor } from '../domain/catalogue';
@@ -6,19 +6,13 @@ import { declineReason } from '../domain/payment';
 
 type Language = keyof LocalisedText;
 
-const locale = (language: Language): string => (language === 'en' ? 'en-US' : 'fr-FR');
-
-/** Whether a count takes the singular in a language (French: 0 and 1; English: 1), by Intl.PluralRules. */
-const singular = (count: number, language: Language): boolean =>
-  new Intl.PluralRules(locale(language)).select(count) === 'one';
-
 /** A pack bought: its price, its credits and the day they end, written in each language's way. */
 export function packPurchasedTexts(d: PackPurchased['data']): { title: LocalisedText; message: LocalisedText } {
   const price = (language: Language) =>
     formatMoney(toMajor(d.price.amount, d.price.currency), d.price.currency, language);
-  const count = (language: Language) => new Intl.NumberFormat(locale(language)).format(d.credits);
-  const en = singular(d.credits, 'en');
-  const fr = singular(d.credits, 'fr');
+  const count = (language: Language) => formatCount(d.credits, language);
+  const en = takesSingular(d.credits, 'en');
+  const fr = takesSingular(d.credits, 'fr');
   return {
     title: { en: 'Pack purchased', fr: 'Pack acheté' },
     message: {
