@@ -29,16 +29,22 @@ async function newer(src, out) {
   }
 }
 
+// What is compiled: each package's `src/` into its `dist/`, and the code that is not the product but runs against its
+// build (the benchmarks in `<package>/bench/`) into `dist/bench/`, its imports of `../src/...` pointed at `dist/`.
+const trees = packages.flatMap((pkg) => [
+  { src: join(root, pkg, 'src'), dist: join(root, pkg, 'dist'), clean: true },
+  { src: join(root, pkg, 'bench'), dist: join(root, pkg, 'dist', 'bench'), clean: false, fromSrc: true },
+]);
+const toDist = (code) => code.replace(/require\("\.\.\/src\//g, 'require("../');
+
 let compiled = 0;
-for (const pkg of packages) {
-  const src = join(root, pkg, 'src');
-  const dist = join(root, pkg, 'dist');
+for (const { src, dist, clean, fromSrc } of trees) {
   try {
     await stat(src);
   } catch {
     continue;
   }
-  if (process.argv.includes('--clean')) await rm(dist, { recursive: true, force: true });
+  if (clean && process.argv.includes('--clean')) await rm(dist, { recursive: true, force: true });
   for await (const file of walk(src)) {
     const rel = relative(src, file);
     if (isTest(file)) continue;
@@ -50,7 +56,7 @@ for (const pkg of packages) {
         sourceFileName: relative(dirname(out), file),
       });
       await mkdir(dirname(out), { recursive: true });
-      await writeFile(out, `${code}\n//# sourceMappingURL=${out.split('/').pop()}.map\n`);
+      await writeFile(out, `${fromSrc ? toDist(code) : code}\n//# sourceMappingURL=${out.split('/').pop()}.map\n`);
       if (map) await writeFile(`${out}.map`, map);
       compiled += 1;
     } else if (assets.test(file)) {

@@ -1,4 +1,4 @@
-import '../runtime/refuse-unsupported-runtime';
+import '../src/runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
 import { toolPath } from '@kora/audio-engine';
 import { IdentityProvider, SignUpService } from '@kora/identity';
@@ -11,10 +11,10 @@ import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFil
 import { request as httpRequest } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../config/config';
-import { BuiltInIdentityProvider } from '../identity-provider/built-in-provider';
-import { closeStores, openStores } from '../infra/infra.module';
-import { CLI_ROLE, cliApplication } from './cli-logger';
+import { loadConfig } from '../src/config/config';
+import { BuiltInIdentityProvider } from '../src/identity-provider/built-in-provider';
+import { closeStores, openStores } from '../src/infra/infra.module';
+import { CLI_ROLE, cliApplication } from '../src/cli/cli-logger';
 
 /**
  * `npm run bench:api`: the API on its embedded defaults, as a separate server process on loopback, each measure

@@ -1,12 +1,12 @@
-import '../runtime/refuse-unsupported-runtime';
+import '../src/runtime/refuse-unsupported-runtime';
 import { defineProjection, type DomainEvent, type EventToAppend, ProjectionRunner, uuidv7 } from '@kora/kernel';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SqliteEventStore } from '../infra/event-store/sqlite-event-store';
-import { SqliteReadStore } from '../infra/read-store/sqlite-read-store';
-import { SqliteDatabase } from '../infra/sqlite/sqlite-database';
+import { SqliteEventStore } from '../src/infra/event-store/sqlite-event-store';
+import { SqliteReadStore } from '../src/infra/read-store/sqlite-read-store';
+import { SqliteDatabase } from '../src/infra/sqlite/sqlite-database';
 
 /**
  * `npm run bench:store`: throughput of the embedded adapters with every acknowledged append fsynced

@@ -1,4 +1,4 @@
-import '../runtime/refuse-unsupported-runtime';
+import '../src/runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
 import { IdentityProvider, SignUpService } from '@kora/identity';
 import { toAppend, uuidv7 } from '@kora/kernel';
@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../config/config';
-import { BuiltInIdentityProvider } from '../identity-provider/built-in-provider';
-import { closeStores, openStores } from '../infra/infra.module';
-import { CLI_ROLE, cliApplication } from './cli-logger';
+import { loadConfig } from '../src/config/config';
+import { BuiltInIdentityProvider } from '../src/identity-provider/built-in-provider';
+import { closeStores, openStores } from '../src/infra/infra.module';
+import { CLI_ROLE, cliApplication } from '../src/cli/cli-logger';
 
 /**
  * `npm run bench:billing`: billing on the embedded defaults, the server in its own process on loopback, the load from
