@@ -3,8 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { fakeServer, renderRoutes } from '../../test/fakes';
 import type { Intent } from './api';
-import { type CheckoutOrder, ErrorBanner, OrangeMoneyModal, PaymentMethods, useCheckout } from './Checkout';
+import { ErrorBanner } from './ErrorBanner';
+import { OrangeMoneyModal } from './OrangeMoneyModal';
+import { PaymentMethods } from './PaymentMethods';
 import { COOLDOWN_KEY, PAYMENT_LIMITS } from './rules';
+import { type CheckoutOrder, useCheckout } from './useCheckout';
 
 const ORDER: CheckoutOrder = {
   paymentType: 'TRACK',

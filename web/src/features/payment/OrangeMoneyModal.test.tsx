@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, jest } from '@jest/globals';
 import { fakeServer, renderRoutes } from '../../test/fakes';
 import type { Intent } from './api';
-import { OrangeMoneyModal } from './Checkout';
+import { OrangeMoneyModal } from './OrangeMoneyModal';
 
 const INTENT: Intent = {
   paymentId: 'pay-om-1',

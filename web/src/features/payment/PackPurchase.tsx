@@ -3,8 +3,11 @@ import { Modal } from '../../components/Modal';
 import { type Currency, formatMoney } from '../../lib/format';
 import { useAppDispatch } from '../../lib/hooks';
 import { paymentApi } from './api';
-import { type CheckoutOrder, ErrorBanner, OrangeMoneyModal, PaymentMethods, useCheckout } from './Checkout';
+import { ErrorBanner } from './ErrorBanner';
+import { OrangeMoneyModal } from './OrangeMoneyModal';
+import { PaymentMethods } from './PaymentMethods';
 import { PAYMENT_LIMITS } from './rules';
+import { type CheckoutOrder, useCheckout } from './useCheckout';
 import './payment.css';
 
 export interface PackPurchaseProps {

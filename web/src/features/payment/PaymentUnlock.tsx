@@ -16,8 +16,11 @@ import {
   useTrackStatusMutation,
   useUnlockMasterMutation,
 } from './api';
-import { type CheckoutOrder, ErrorBanner, OrangeMoneyModal, PaymentMethods, useCheckout } from './Checkout';
+import { ErrorBanner } from './ErrorBanner';
+import { OrangeMoneyModal } from './OrangeMoneyModal';
+import { PaymentMethods } from './PaymentMethods';
 import { canUseCredit, resultDownloadable, unlockLimits, waitForMaster } from './rules';
+import { type CheckoutOrder, useCheckout } from './useCheckout';
 import './payment.css';
 
 export interface PaymentUnlockProps {
