@@ -2,12 +2,11 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/Modal';
 import { formatMoney } from '../../lib/format';
+import { sleep } from '../../lib/sleep';
 import { useNow } from '../../lib/useNow';
 import { type Intent, usePaymentStatusMutation } from './api';
 import { clock, PAYMENT_LIMITS } from './rules';
 import type { OrangeOutcome } from './useCheckout';
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 interface OrangeMoneyModalProps {
   intent: Intent;

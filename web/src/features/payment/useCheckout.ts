@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorBody } from '../../lib/api';
 import { errorKey } from '../../lib/error-codes';
+import { sleep } from '../../lib/sleep';
 import { useNow } from '../../lib/useNow';
 import {
   failureCode,
@@ -25,8 +26,6 @@ export type CheckoutPhase = 'idle' | 'starting' | 'paypal' | 'orange' | 'capturi
  * Orange Money (`cancelled`), declined (`failed`), or paid.
  */
 export type OrangeOutcome = 'user' | 'expired' | 'cancelled' | 'failed' | 'paid';
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The error banner's key for a refusal of the server. */
 function paymentError(error: unknown, fallback: string): string {
