@@ -8,7 +8,7 @@ import { buildRequest, parseArgs, UsageError } from '../src/cli';
 import { ffmpegLoudness } from '../src/eval/metrics';
 import { decodeAudio } from '../src/io/decode';
 import { runJobInline } from '../src/job/run-inline';
-import { trackFileNames } from '../src/mix/mix';
+import { trackFileNames } from '../src/mix/request';
 import type { MixReport } from '../src/mix/report';
 import { renderReverb, STYLE_REVERB } from '../src/mix/reverb';
 import { guessInstrumentGroup } from '../src/mix/settings';

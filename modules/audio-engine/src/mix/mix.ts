@@ -11,12 +11,14 @@
  *   -> sum -> bus glue compressor (by style) -> the mastering chain (tonal balance by style, multiband dynamics,
  *   width, loudness under the true-peak ceiling) -> true-peak check.
  *
+ * The decisions (targets, EQ moves, masking cuts, pan positions, reverb sends, bus glue) are planned from the settings
+ * and the analyses in mix/decisions, the request is checked in mix/request; this file decodes, measures and renders.
+ *
  * Outputs: `mix.wav` (24-bit at the requested rate), `tracks/<name>.wav` (each processed track, with its reverb
  * share, scaled by the gain that best maps the sum of the tracks onto the mix: the board can solo it), `preview.mp3`
  * and `report.json`. Written under temporary names and renamed together at the end.
  */
 import { writeFile } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
 import { type AnalysisReport, analyzePcm } from '../analysis/analyze';
 import { integratedLufs } from '../analysis/loudness';
 import { type Biquad, filterInPlace, highShelf, highpass, lowShelf, peaking } from '../dsp/biquad';
@@ -32,34 +34,14 @@ import { limitPeaks } from '../master/normalize';
 import { choosePreview, extractPreview } from '../master/preview';
 import { reportJson } from '../master/report';
 import { type Pcm, applyGain, frameCount } from '../pcm';
-import {
-  INSTRUMENT_GROUPS,
-  LOUDNESS_PRESETS,
-  MIX_MAX_TRACKS,
-  MIX_MIN_TRACKS,
-  MIX_SAMPLE_RATES,
-  MUSICAL_STYLES,
-  type MixJob,
-  type MusicalStyle,
-  PAN_PREFERENCES,
-  PRESENCE_SETTINGS,
-  REVERB_PREFERENCES,
-  TRUE_PEAK_CEILING_DBTP,
-} from '../types';
+import { LOUDNESS_PRESETS, MUSICAL_STYLES, type MixJob, type MusicalStyle, TRUE_PEAK_CEILING_DBTP } from '../types';
 import { compressTrack } from './compressor';
-import { type EqMove, finalEq } from './eq';
-import type { EqDecision, EqPurpose, MixReport, MixResult, TrackReport } from './report';
+import { GLUE, type PlannedTrack, maskingCuts, planEq, planLevels, planPan, reverbSendOf } from './decisions';
+import type { EqMove } from './eq';
+import type { EqDecision, MixReport, MixResult, TrackReport } from './report';
+import { trackFileNames } from './request';
 import { type ReverbParams, STYLE_REVERB, renderReverb } from './reverb';
-import {
-  BACKGROUND_MARGIN_LU,
-  LEAD_MARGIN_LU,
-  PAN_POSITION,
-  PRESENCE_LU,
-  REVERB_SEND_DB,
-  type ResolvedSettings,
-  profileOf,
-  resolveSettings,
-} from './settings';
+import { type ResolvedSettings, profileOf, resolveSettings } from './settings';
 
 export const MIX_FILES = {
   mix: 'mix.wav',
@@ -68,71 +50,7 @@ export const MIX_FILES = {
   track: (file: string) => `tracks/${file}`,
 } as const;
 
-/** Loudness of a NORMAL track with a 0 LU group offset before the bus, LUFS (leaves the sum headroom). */
-const REFERENCE_LUFS = -24;
-/** Bus glue compression by style: ratio and gain reduction aimed at on the loud passages. */
-const GLUE: Record<MusicalStyle, { ratio: number; depthDb: number }> = {
-  POP: { ratio: 2, depthDb: 2 },
-  ROCK_INDIE: { ratio: 2, depthDb: 2.5 },
-  ACOUSTIC: { ratio: 1.5, depthDb: 1 },
-  HIPHOP_GRIME: { ratio: 2.5, depthDb: 3 },
-  ELECTRONIC: { ratio: 2.5, depthDb: 3 },
-  REGGAE_DUB: { ratio: 2, depthDb: 2 },
-  ORCHESTRAL: { ratio: 1.5, depthDb: 0.5 },
-  METAL: { ratio: 3, depthDb: 3 },
-  OTHER: { ratio: 2, depthDb: 2 },
-};
 const TRIM_ABOVE_DB = TRUE_PEAK_CEILING_DBTP - 0.05;
-
-/** Checks a mix request's shape (the engine's own validation, shared with the worker boundary). */
-export function validateMixRequest(r: Record<string, unknown>): void {
-  if (!Array.isArray(r.inputs)) throw new InvalidOptionsError('inputs must be an array of tracks');
-  if (r.inputs.length < MIX_MIN_TRACKS || r.inputs.length > MIX_MAX_TRACKS) {
-    throw new InvalidOptionsError(`a mix takes ${MIX_MIN_TRACKS} to ${MIX_MAX_TRACKS} tracks`, {
-      tracks: r.inputs.length,
-    });
-  }
-  for (const t of r.inputs as unknown[]) {
-    const track = (t ?? {}) as Record<string, unknown>;
-    if (typeof track.path !== 'string' || track.path === '') throw new InvalidOptionsError('each track needs a path');
-    if (typeof track.name !== 'string' || track.name === '') throw new InvalidOptionsError('each track needs a name');
-    if (track.settings !== undefined) {
-      if (typeof track.settings !== 'object' || track.settings === null) {
-        throw new InvalidOptionsError('track settings must be an object');
-      }
-      const s = track.settings as Record<string, unknown>;
-      if (s.instrumentGroup !== undefined) assertOneOf(s.instrumentGroup, INSTRUMENT_GROUPS, 'instrumentGroup');
-      if (s.presenceSetting !== undefined) assertOneOf(s.presenceSetting, PRESENCE_SETTINGS, 'presenceSetting');
-      if (s.panPreference !== undefined) assertOneOf(s.panPreference, PAN_PREFERENCES, 'panPreference');
-      if (s.reverbPreference !== undefined) assertOneOf(s.reverbPreference, REVERB_PREFERENCES, 'reverbPreference');
-    }
-  }
-  if (typeof r.outDir !== 'string' || r.outDir === '') throw new InvalidOptionsError('outDir must be a directory path');
-  const o = (r.options ?? {}) as Record<string, unknown>;
-  assertOneOf(o.style, MUSICAL_STYLES, 'style');
-  if (!(MIX_SAMPLE_RATES as readonly unknown[]).includes(o.sampleRate)) {
-    throw new InvalidOptionsError(`sampleRate must be one of ${MIX_SAMPLE_RATES.join(', ')}`, {
-      sampleRate: o.sampleRate,
-    });
-  }
-  resolveLoudnessTarget(o.target as never);
-}
-
-/** File names for `tracks/`: the track name's base, made safe, de-duplicated. */
-export function trackFileNames(names: readonly string[]): string[] {
-  const used = new Set<string>();
-  return names.map((name) => {
-    const base =
-      basename(name, extname(name))
-        .replace(/[^A-Za-z0-9._-]+/g, '_')
-        .replace(/^[._]+|_+$/g, '')
-        .slice(0, 80) || 'track';
-    let file = `${base}.wav`;
-    for (let k = 2; used.has(file.toLowerCase()); k++) file = `${base}-${k}.wav`;
-    used.add(file.toLowerCase());
-    return file;
-  });
-}
 
 const r2 = (v: number) => (Number.isFinite(v) ? Math.round(v * 100) / 100 : v);
 
@@ -144,9 +62,10 @@ function energyOf(ch: Float32Array): number {
 
 /**
  * One track as it goes through the stages. Each stage returns new records with its decisions filled in; the audio
- * (`pcm`) is processed in place, as everywhere in the engine (a 4-minute stereo track is 85 MB of samples).
+ * (`pcm`) is processed in place, as everywhere in the engine (a 4-minute stereo track is 85 MB of samples). The
+ * planners of mix/decisions take it as the `PlannedTrack` it also is.
  */
-interface Track {
+interface Track extends PlannedTrack {
   readonly index: number;
   readonly name: string;
   readonly file: string;
@@ -164,96 +83,6 @@ interface Track {
   readonly muted: boolean;
 }
 
-/** Band level (dB) of a spectrum at the third-octave band nearest f. */
-function bandAt(a: AnalysisReport, f: number): number {
-  const bands = a.spectrum.bandsHz;
-  let best = 0;
-  for (let b = 1; b < bands.length; b++)
-    if (Math.abs(Math.log(bands[b]! / f)) < Math.abs(Math.log(bands[best]! / f))) best = b;
-  return a.spectrum.levelsDb[best] ?? -Infinity;
-}
-
-/** Corrective moves measured on the track: low-mid (mud) and upper-mid (harshness) build-ups. */
-function measuredEq(a: AnalysisReport): EqMove[] {
-  const out: EqMove[] = [];
-  const check = (centre: number, below: number, above: number, purpose: EqPurpose, maxCut: number) => {
-    const l = bandAt(a, centre);
-    const ref = (bandAt(a, below) + bandAt(a, above)) / 2;
-    if (!Number.isFinite(l) || !Number.isFinite(ref)) return;
-    const excess = l - ref;
-    if (excess > 2) {
-      const gainDb = -r2(Math.min(maxCut, 0.6 * excess));
-      out.push({ type: 'peaking', freqHz: centre, gainDb, q: 1.4, purpose, basis: 'measured' });
-    }
-  };
-  check(315, 125, 800, 'mud', 4);
-  check(3150, 1250, 8000, 'harshness', 3);
-  return out;
-}
-
-/** Cuts in lower-priority tracks where they compete in a higher-priority track's focus band (at most 2 each). */
-function maskingCuts(tracks: readonly Track[]): Map<number, EqMove[]> {
-  const cuts = new Map<number, EqMove[]>();
-  const priority = (t: Track) => {
-    const p = profileOf(t.settings.instrumentGroup).priority;
-    return p + (t.settings.presenceSetting === 'LEAD' ? 5 : t.settings.presenceSetting === 'BACKGROUND' ? -3 : 0);
-  };
-  const live = tracks.filter((t) => !t.muted && t.analysis);
-  // Band levels as they will be after gain staging.
-  const staged = (t: Track, b: number) =>
-    t.analysis!.spectrum.levelsDb[b]! + (t.targetLufs - t.analysis!.integratedLufs);
-  const candidates = new Map<number, Array<EqMove & { score: number }>>();
-  for (const a of live) {
-    const [lo, hi] = profileOf(a.settings.instrumentGroup).focusHz;
-    const bands = a.analysis!.spectrum.bandsHz;
-    let aPeak = -Infinity;
-    for (let b = 0; b < bands.length; b++)
-      if (bands[b]! >= lo && bands[b]! <= hi) aPeak = Math.max(aPeak, staged(a, b));
-    for (const b of live) {
-      if (a === b || priority(b) >= priority(a)) continue;
-      let best = -Infinity;
-      let at = -1;
-      for (let k = 0; k < bands.length; k++) {
-        const f = bands[k]!;
-        if (f < lo || f > hi) continue;
-        const la = staged(a, k);
-        const lb = staged(b, k);
-        if (!Number.isFinite(la) || !Number.isFinite(lb) || la < aPeak - 12) continue;
-        const competition = lb - la;
-        if (competition > -6 && competition > best) {
-          best = competition;
-          at = k;
-        }
-      }
-      if (at < 0) continue;
-      const gainDb = -r2(Math.min(4, Math.max(1.5, 1.5 + 0.3 * (best + 6))));
-      const list = candidates.get(b.index) ?? [];
-      list.push({
-        type: 'peaking',
-        freqHz: bands[at]!,
-        gainDb,
-        q: 1.4,
-        purpose: 'masking',
-        basis: 'masking',
-        maskedBy: a.name,
-        score: best,
-      });
-      candidates.set(b.index, list);
-    }
-  }
-  for (const [index, list] of candidates) {
-    list.sort((x, y) => y.score - x.score);
-    const chosen: EqMove[] = [];
-    for (const { score: _score, ...c } of list) {
-      if (chosen.length >= 2) break;
-      if (chosen.some((d) => Math.abs(Math.log2(d.freqHz / c.freqHz)) < 0.5)) continue;
-      chosen.push(c);
-    }
-    cuts.set(index, chosen);
-  }
-  return cuts;
-}
-
 function sectionsOf(eq: readonly EqDecision[], fs: number): Biquad[] {
   return eq.map((d) => {
     switch (d.type) {
@@ -267,87 +96,6 @@ function sectionsOf(eq: readonly EqDecision[], fs: number): Biquad[] {
         return peaking(d.freqHz, fs, d.gainDb, d.q);
     }
   });
-}
-
-/** Loudness targets by group and presence, then the presence ordering enforced. */
-function planLevels(tracks: readonly Track[]): Track[] {
-  const planned = tracks.map((t) => {
-    const p = profileOf(t.settings.instrumentGroup);
-    return {
-      ...t,
-      targetLufs: REFERENCE_LUFS + p.levelLu + PRESENCE_LU[t.settings.presenceSetting],
-      targetReason: `${t.settings.instrumentGroup} ${p.levelLu >= 0 ? '+' : ''}${p.levelLu} LU, ${t.settings.presenceSetting} ${PRESENCE_LU[t.settings.presenceSetting] >= 0 ? '+' : ''}${PRESENCE_LU[t.settings.presenceSetting]} LU`,
-    };
-  });
-  const live = planned.filter((t) => !t.muted);
-  const targetsOf = (p: string) => live.filter((t) => t.settings.presenceSetting === p).map((t) => t.targetLufs);
-  const leads = targetsOf('LEAD');
-  const normals = targetsOf('NORMAL');
-  return planned.map((t) => {
-    if (t.muted) return t;
-    const presence = t.settings.presenceSetting;
-    if (normals.length) {
-      const maxNormal = Math.max(...normals);
-      const minNormal = Math.min(...normals);
-      if (presence === 'LEAD' && t.targetLufs < maxNormal + LEAD_MARGIN_LU) {
-        return {
-          ...t,
-          targetLufs: maxNormal + LEAD_MARGIN_LU,
-          targetReason: `${t.targetReason}; raised to ${LEAD_MARGIN_LU} LU above the loudest NORMAL track`,
-        };
-      }
-      if (presence === 'BACKGROUND' && t.targetLufs > minNormal - BACKGROUND_MARGIN_LU) {
-        return {
-          ...t,
-          targetLufs: minNormal - BACKGROUND_MARGIN_LU,
-          targetReason: `${t.targetReason}; lowered to ${BACKGROUND_MARGIN_LU} LU below the quietest NORMAL track`,
-        };
-      }
-    } else if (leads.length && presence === 'BACKGROUND') {
-      const cap = Math.min(...leads) - LEAD_MARGIN_LU - BACKGROUND_MARGIN_LU;
-      if (t.targetLufs > cap)
-        return { ...t, targetLufs: cap, targetReason: `${t.targetReason}; lowered under the LEAD tracks` };
-    }
-    return t;
-  });
-}
-
-/** Pan positions: explicit preferences as given; NO_PREFERENCE tracks centred or spread to balance the sides. */
-function planPan(tracks: readonly Track[]): Track[] {
-  let balance = 0;
-  const pans = new Map<number, Track['pan']>();
-  const spread: Track[] = [];
-  for (const t of tracks) {
-    const pref = t.settings.panPreference;
-    if (pref !== 'NO_PREFERENCE') {
-      const position = PAN_POSITION[pref];
-      pans.set(t.index, { position, width: pref === 'CENTRE' ? 1 : 0.5, reason: `preference ${pref}` });
-      balance += position;
-      continue;
-    }
-    const p = profileOf(t.settings.instrumentGroup);
-    if (t.settings.presenceSetting === 'LEAD' || p.centre) {
-      pans.set(t.index, {
-        position: 0,
-        width: 1,
-        reason:
-          t.settings.presenceSetting === 'LEAD'
-            ? 'lead part kept in the centre'
-            : `${t.settings.instrumentGroup} kept in the centre`,
-      });
-    } else spread.push(t);
-  }
-  // Spread the rest: alternate sides starting with the lighter one, moving outward as the sides fill.
-  const positions = [0.35, 0.5, 0.65];
-  let k = 0;
-  for (const t of spread) {
-    const side = balance > 0 ? -1 : 1;
-    const position = side * positions[Math.min(positions.length - 1, Math.floor(k / 2))]!;
-    pans.set(t.index, { position, width: 0.7, reason: 'no preference: spread to balance the stereo image' });
-    balance += position;
-    k++;
-  }
-  return tracks.map((t) => ({ ...t, pan: pans.get(t.index) ?? t.pan }));
 }
 
 /**
@@ -505,20 +253,10 @@ async function eachLive(tracks: readonly Track[], step: (t: Track) => Promise<Pa
   return out;
 }
 
-/**
- * Corrective EQ per track: group high-pass and static moves, measured build-ups, masking cuts, reconciled so that no
- * two moves within a third of an octave fight or double up (mix/eq), then worded.
- */
+/** Corrective EQ per track, as planEq decides it (group moves, measured build-ups, masking cuts, reconciled). */
 function equaliseTracks(tracks: readonly Track[], masking: Map<number, EqMove[]>, tick: Tick): Promise<Track[]> {
   return eachLive(tracks, async (t) => {
-    const p = profileOf(t.settings.instrumentGroup);
-    const hp = t.settings.presenceSetting === 'LEAD' ? p.highpassHz * 0.8 : p.highpassHz;
-    const eq = finalEq([
-      { type: 'highpass', freqHz: Math.round(hp), gainDb: 0, q: Math.SQRT1_2, purpose: 'rumble', basis: 'group' },
-      ...p.eq.map((e): EqMove => ({ ...e, basis: 'group' })),
-      ...measuredEq(t.analysis!),
-      ...(masking.get(t.index) ?? []),
-    ]);
+    const eq = planEq(t, masking.get(t.index) ?? []);
     await filterInPlace(t.pcm, sectionsOf(eq, t.pcm.sampleRate), (f) => tick((t.index + f) / tracks.length));
     return { eq };
   });
@@ -559,13 +297,12 @@ async function reverbTracks(
   const out: Track[] = [];
   let returns = 0;
   for (const t of tracks) {
-    const sendDb = REVERB_SEND_DB[t.settings.reverbPreference];
-    if (t.muted || !Number.isFinite(sendDb)) {
+    const db = reverbSendOf(t.settings);
+    if (t.muted || db === null) {
       out.push(t);
       continue;
     }
     const fs = t.pcm.sampleRate;
-    const db = sendDb + profileOf(t.settings.instrumentGroup).reverbTrimDb;
     const g = Math.pow(10, db / 20);
     const [L, R] = t.pcm.channels as [Float32Array, Float32Array];
     const send: [Float32Array, Float32Array] = [L.map((v) => v * g), R.map((v) => v * g)];
