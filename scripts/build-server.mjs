@@ -30,10 +30,11 @@ async function newer(src, out) {
 }
 
 // What is compiled: each package's `src/` into its `dist/`, and the code that is not the product but runs against its
-// build (the benchmarks in `<package>/bench/`) into `dist/bench/`, its imports of `../src/...` pointed at `dist/`.
+// build (benchmarks in `<package>/bench/`, the engine's evaluation in `eval/`) into `dist/bench/` and `dist/eval/`,
+// its imports of `../src/...` pointed at `dist/`.
 const trees = packages.flatMap((pkg) => [
   { src: join(root, pkg, 'src'), dist: join(root, pkg, 'dist'), clean: true },
-  { src: join(root, pkg, 'bench'), dist: join(root, pkg, 'dist', 'bench'), clean: false, fromSrc: true },
+  ...['bench', 'eval'].map((dir) => ({ src: join(root, pkg, dir), dist: join(root, pkg, 'dist', dir), fromSrc: true })),
 ]);
 const toDist = (code) => code.replace(/require\("\.\.\/src\//g, 'require("../');
 

@@ -9,7 +9,7 @@
 // - test: ffmpeg from the system (the test media use its flite voice, x264 and AAC, which the npm-shipped static
 //   ffmpeg 4.1 lacks: no flite), Chromium for the browser suite.
 // - engine: fluidsynth with the General MIDI sound font (music), espeak-ng (speech) and sox (noise), the evaluation's
-//   and the benchmark's material (`modules/audio-engine/src/eval/material.ts`). They run on either ffmpeg.
+//   and the benchmark's material (`modules/audio-engine/eval/material.ts`). They run on either ffmpeg.
 // The native addons (better-sqlite3, argon2) are built or downloaded by `npm install`, before this script can run:
 // where no prebuilt binary can be downloaded they need python3, make and g++ (`docs/operations.md`).
 import { execFileSync, spawnSync } from 'node:child_process';

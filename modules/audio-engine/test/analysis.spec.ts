@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { analyzePcm } from '../src/analysis/analyze';
 import { thirdOctaveSpectrum } from '../src/analysis/spectrum';
-import { ffmpegLoudness } from '../src/eval/metrics';
-import { pinkNoise, sine, syntheticBand, toChannels } from '../src/eval/signals';
+import { ffmpegLoudness } from '../eval/metrics';
+import { pinkNoise, sine, syntheticBand, toChannels } from '../eval/signals';
 import { decodeAudio } from '../src/io/decode';
 import { tempDir, writePcm } from './support/media';
 

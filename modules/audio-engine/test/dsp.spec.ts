@@ -13,7 +13,7 @@ import { RealFft } from '../src/dsp/fft';
 import { Random } from '../src/dsp/random';
 import { simdInterpolator } from '../src/dsp/simd';
 import { TruePeakDetector } from '../src/dsp/true-peak';
-import { sine, whiteNoise } from '../src/eval/signals';
+import { sine, whiteNoise } from '../eval/signals';
 import { DitherNoise, encodeFrames } from '../src/io/wav';
 import { TruePeakLimiter } from '../src/master/limiter';
 import { compress } from '../src/enhance/speech';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../src/errors';
-import { sine, toChannels } from '../src/eval/signals';
+import { sine, toChannels } from '../eval/signals';
 import { decodeAudio } from '../src/io/decode';
 import { directWav } from '../src/io/wav-read';
 import {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { syntheticBand } from '../src/eval/signals';
+import { syntheticBand } from '../eval/signals';
 import { runJob } from '../src/job/run-worker';
 import { runJobInline } from '../src/job/run-inline';
 import type { JobProgress } from '../src/types';

@@ -4,9 +4,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kWeighting, measureLoudness } from '../src/analysis/loudness';
 import { TruePeakDetector, truePeak } from '../src/dsp/true-peak';
-import { concat, sine, toChannels, toneSequence } from '../src/eval/signals';
+import { concat, sine, toChannels, toneSequence } from '../eval/signals';
 import { decodeAudio } from '../src/io/decode';
-import { ffmpegLoudness } from '../src/eval/metrics';
+import { ffmpegLoudness } from '../eval/metrics';
 import { tempDir, writePcm } from './support/media';
 
 const LU = 0.1; // EBU Tech 3341 / 3342 tolerance asked for by the issue

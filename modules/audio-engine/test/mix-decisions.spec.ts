@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { filterInPlace, peaking } from '../src/dsp/biquad';
-import { ffmpegLoudness } from '../src/eval/metrics';
+import { ffmpegLoudness } from '../eval/metrics';
 import { decodeAudio } from '../src/io/decode';
 import { runJobInline } from '../src/job/run-inline';
 import { truePeaksDb } from '../src/master/master';

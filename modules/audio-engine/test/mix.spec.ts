@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { integratedLufs } from '../src/analysis/loudness';
 import { buildRequest, parseArgs, UsageError } from '../src/cli';
-import { ffmpegLoudness } from '../src/eval/metrics';
+import { ffmpegLoudness } from '../eval/metrics';
 import { decodeAudio } from '../src/io/decode';
 import { runJobInline } from '../src/job/run-inline';
 import { trackFileNames } from '../src/mix/request';

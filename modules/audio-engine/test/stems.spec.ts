@@ -17,7 +17,7 @@ import { consistencyDb } from '../src/stems/stems';
 import { SlidingMedian } from '../src/stems/median';
 import { pitchRowBins, trackPitch } from '../src/stems/pitch';
 import { InverseStft, StftFrames, stft } from '../src/stems/stft';
-import { sdr } from '../src/eval/separation';
+import { sdr } from '../eval/separation';
 import type { StemsResult } from '../src/stems/report';
 import type { JobProgress } from '../src/types';
 import { ENGINE_DIST, buildDist } from './support/build';

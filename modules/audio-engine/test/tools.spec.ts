@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ffmpegLoudness } from '../src/eval/metrics';
-import { syntheticBand } from '../src/eval/signals';
+import { ffmpegLoudness } from '../eval/metrics';
+import { syntheticBand } from '../eval/signals';
 import { findTool, identifyTool, npmTool, resolveTool, systemTool } from '../src/io/tools';
 import { tempDir, writePcm } from './support/media';
 

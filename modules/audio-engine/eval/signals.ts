@@ -2,8 +2,8 @@
  * Deterministic test signals shared by the unit tests and the evaluation: tones at exact levels, noises, tone
  * sequences (the EBU Tech 3341/3342 cases are built from these), and a small synthetic "band" for music-like input.
  */
-import { Random } from '../dsp/random';
-import type { Pcm } from '../pcm';
+import { Random } from '../src/dsp/random';
+import type { Pcm } from '../src/pcm';
 
 /** Sine of peak level `dbfs` (so a stereo 1 kHz sine at -23 dBFS reads -23 LUFS). */
 export function sine(freq: number, sampleRate: number, seconds: number, dbfs: number, phaseDeg = 0): Float32Array {

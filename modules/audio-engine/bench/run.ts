@@ -16,10 +16,10 @@ import { mkdir, rm } from 'node:fs/promises';
 import { cpus, release, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { toolPath } from '../io/tools';
+import { toolPath } from '../src/io/tools';
 import { renderSong, which } from '../eval/material';
 import { renderMultitrack } from '../eval/multitrack';
-import { writeWav } from '../io/wav';
+import { writeWav } from '../src/io/wav';
 
 const run = promisify(execFile);
 const log = (m: string) => process.stderr.write(`${m}\n`);

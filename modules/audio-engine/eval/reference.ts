@@ -9,17 +9,17 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { analyzePcm } from '../analysis/analyze';
-import { measureLoudness } from '../analysis/loudness';
-import { type Biquad, filterInPlace, highShelf, lowShelf } from '../dsp/biquad';
-import { decodeAudio } from '../io/decode';
-import { toolPath } from '../io/tools';
-import { writeWav } from '../io/wav';
-import { runJobInline } from '../job/run-inline';
-import { curveOf, spectralDistanceDb } from '../master/match';
-import { normalizeLoudness } from '../master/normalize';
-import type { MasterResult } from '../master/report';
-import type { Pcm } from '../pcm';
+import { analyzePcm } from '../src/analysis/analyze';
+import { measureLoudness } from '../src/analysis/loudness';
+import { type Biquad, filterInPlace, highShelf, lowShelf } from '../src/dsp/biquad';
+import { decodeAudio } from '../src/io/decode';
+import { toolPath } from '../src/io/tools';
+import { writeWav } from '../src/io/wav';
+import { runJobInline } from '../src/job/run-inline';
+import { curveOf, spectralDistanceDb } from '../src/master/match';
+import { normalizeLoudness } from '../src/master/normalize';
+import type { MasterResult } from '../src/master/report';
+import type { Pcm } from '../src/pcm';
 import { renderSong } from './material';
 import { cpuSeconds, ffmpegLoudness } from './metrics';
 

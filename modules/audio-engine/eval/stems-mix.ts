@@ -13,17 +13,17 @@
  * loudness and true peak with ffmpeg's ebur128 (an independent meter).
  */
 import { join } from 'node:path';
-import { integratedLufs } from '../analysis/loudness';
-import { synthesizeDemoSong } from '../demo/synth';
-import { decodeAudio } from '../io/decode';
-import { resamplePcm } from '../io/resample';
-import { writeWav } from '../io/wav';
-import { runJobInline } from '../job/run-inline';
-import { type Pcm, frameCount } from '../pcm';
-import { MODE_STEMS } from '../stems/catalog';
-import type { MixResult } from '../mix/report';
-import type { StemsResult } from '../stems/report';
-import type { MusicalStyle, SeparatedStem, StemMode, TrackSettings } from '../types';
+import { integratedLufs } from '../src/analysis/loudness';
+import { synthesizeDemoSong } from '../src/demo/synth';
+import { decodeAudio } from '../src/io/decode';
+import { resamplePcm } from '../src/io/resample';
+import { writeWav } from '../src/io/wav';
+import { runJobInline } from '../src/job/run-inline';
+import { type Pcm, frameCount } from '../src/pcm';
+import { MODE_STEMS } from '../src/stems/catalog';
+import type { MixResult } from '../src/mix/report';
+import type { StemsResult } from '../src/stems/report';
+import type { MusicalStyle, SeparatedStem, StemMode, TrackSettings } from '../src/types';
 import { ffmpegLoudness } from './metrics';
 import { EVAL_SONGS, type PartRole, type RenderedSong, type SongSpec, renderMultitrack, sumParts } from './multitrack';
 import { consistencyDb, oracleIrm, sdr } from './separation';

@@ -11,10 +11,10 @@ import { accessSync, constants } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Random } from '../dsp/random';
-import { ToolMissingError } from '../errors';
-import { decodeAudio } from '../io/decode';
-import { type Pcm, frameCount } from '../pcm';
+import { Random } from '../src/dsp/random';
+import { ToolMissingError } from '../src/errors';
+import { decodeAudio } from '../src/io/decode';
+import { type Pcm, frameCount } from '../src/pcm';
 import { SOUND_FONT, which } from './material';
 import { type NoteEvent, PPQ, midiFile } from './midi';
 

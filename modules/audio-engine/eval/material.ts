@@ -7,9 +7,9 @@ import { accessSync, constants } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
-import { ToolMissingError } from '../errors';
-import { decodeAudio } from '../io/decode';
-import type { Pcm } from '../pcm';
+import { ToolMissingError } from '../src/errors';
+import { decodeAudio } from '../src/io/decode';
+import type { Pcm } from '../src/pcm';
 import { popSong } from './midi';
 
 const run = promisify(execFile);

@@ -5,8 +5,8 @@
  * time-frequency bin, computed from the true stems on the separator's own STFT: the ceiling of mask-based separation
  * at that resolution).
  */
-import type { Pcm } from '../pcm';
-import { InverseStft, separationFftSize, stft } from '../stems/stft';
+import type { Pcm } from '../src/pcm';
+import { InverseStft, separationFftSize, stft } from '../src/stems/stft';
 
 /** SDR of `estimate` against `reference`, dB (+Infinity for a perfect estimate, NaN for a silent reference). */
 export function sdr(estimate: Pcm, reference: Pcm): number {
@@ -30,7 +30,7 @@ export function sdr(estimate: Pcm, reference: Pcm): number {
 }
 
 /** Mixture consistency, as the stems job measures it. */
-export { consistencyDb } from '../stems/stems';
+export { consistencyDb } from '../src/stems/stems';
 
 /** Oracle ideal-ratio-mask estimates of every source (power masks, per channel), on the separator's STFT. */
 export async function oracleIrm(mixture: Pcm, sources: readonly Pcm[]): Promise<Pcm[]> {

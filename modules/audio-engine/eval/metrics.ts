@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { toolPath } from '../io/tools';
+import { toolPath } from '../src/io/tools';
 
 export interface FfmpegLoudness {
   integratedLufs: number;

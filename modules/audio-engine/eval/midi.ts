@@ -4,7 +4,7 @@
  * MIDI sound font. The arrangement changes density and level between sections, so previews, dynamics and loudness
  * range have something real to work on.
  */
-import { Random } from '../dsp/random';
+import { Random } from '../src/dsp/random';
 
 export interface NoteEvent {
   tick: number;
