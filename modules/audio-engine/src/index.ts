@@ -12,10 +12,10 @@
 export * from './errors';
 export * from './types';
 export type * from './results';
-export type { ResourceEvent, Tick } from './job/context';
+export type { ResourceEvent, Tick } from './stage/context';
 export { runJob, workerEntryPath, type WorkerRunOptions } from './job/run-worker';
 export { runJobInline, validateRequest } from './job/run-inline';
-export { resolveLoudnessTarget } from './job/input';
+export { resolveLoudnessTarget } from './stage/input';
 export {
   probe,
   readHead,

@@ -1,15 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JobContext } from '../src/job/context';
+import { StageContext } from '../src/stage/context';
 import type { JobProgress } from '../src/types';
 
 function recording(progressIntervalMs: number) {
   const events: Array<JobProgress & { at: number }> = [];
-  const ctx = new JobContext({ progressIntervalMs, onProgress: (e) => events.push({ ...e, at: performance.now() }) });
+  const ctx = new StageContext({ progressIntervalMs, onProgress: (e) => events.push({ ...e, at: performance.now() }) });
   return { ctx, events };
 }
 
-describe('JobContext heartbeat', () => {
+describe('StageContext heartbeat', () => {
   it('repeats the progress while a stage waits without ticking, and stops when the stage ends', async () => {
     const { ctx, events } = recording(100);
     ctx.plan({ encode: 1, write: 1 });
@@ -43,7 +43,7 @@ describe('JobContext heartbeat', () => {
   });
 
   it('sends nothing extra when no one listens', async () => {
-    const ctx = new JobContext({ progressIntervalMs: 10 });
+    const ctx = new StageContext({ progressIntervalMs: 10 });
     ctx.plan({ encode: 1 });
     await expect(ctx.stage('encode', () => sleep(30).then(() => 'done'))).resolves.toBe('done');
   });

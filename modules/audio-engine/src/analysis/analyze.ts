@@ -4,7 +4,7 @@
  * width, and clipping. One pass in ~1 s chunks (ticking progress), then the spectrum.
  */
 import { truePeakDetector } from '../dsp/true-peak';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 import { type Pcm, frameCount } from '../pcm';
 import { LoudnessAccumulator, loudnessFromSteps } from './loudness';
 import { type Spectrum, thirdOctaveSpectrum } from './spectrum';

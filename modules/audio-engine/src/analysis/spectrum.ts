@@ -6,7 +6,7 @@
  * that the bands of a signal add up to its mean square: a full-scale sine reads -3.01 dB in its band.
  */
 import { RealFft, addPower, hann, windowFrame } from '../dsp/fft';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 
 /** Nominal centre frequencies of the 30 bands from 25 Hz to 20 kHz. */
 export const THIRD_OCTAVE_NOMINAL = [

@@ -15,7 +15,7 @@
  *   square-root Hann windows at hop 1024; no latency.
  */
 import { RealFft, addPower, hann, windowFrame } from '../dsp/fft';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 import { type Pcm, frameCount } from '../pcm';
 
 const N = 2048;

@@ -20,8 +20,8 @@ import { BUTTERWORTH_Q, filtfiltInPlace, highpass } from '../dsp/biquad';
 import { muxVideo } from '../io/encode';
 import { OutputSet } from '../io/outputs';
 import { writeWav } from '../io/wav';
-import type { JobContext, Tick } from '../job/context';
-import { inputFacts, loadInput, processingRate, resolveLoudnessTarget } from '../job/input';
+import type { StageContext, Tick } from '../stage/context';
+import { inputFacts, loadInput, processingRate, resolveLoudnessTarget } from '../stage/input';
 import { ENGINE_VERSION, LIMITER_CEILING_DB } from '../master/master';
 import { normalizeLoudness } from '../master/normalize';
 import { reportJson } from '../master/report';
@@ -240,7 +240,7 @@ async function trimmedAfter(out: Pcm, after: AnalysisReport): Promise<AnalysisRe
   return analyzePcm(out);
 }
 
-export async function enhance(job: EnhanceJob, ctx: JobContext): Promise<EnhanceResult> {
+export async function enhance(job: EnhanceJob, ctx: StageContext): Promise<EnhanceResult> {
   const preset = job.options.preset;
   const explicitTarget = resolveLoudnessTarget(job.options.target);
   const seed = Number.isInteger(job.options.seed) ? (job.options.seed as number) : 1;

@@ -17,7 +17,7 @@
  */
 import { type Biquad, notch } from '../dsp/biquad';
 import { RealFft, addPower, hann } from '../dsp/fft';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 
 export interface HumHarmonic {
   k: number;

@@ -24,7 +24,7 @@
 import { filtfiltInPlace, lowpass } from '../dsp/biquad';
 import { type TruePeakDetector, truePeakDetector } from '../dsp/true-peak';
 import { integratedLufs } from '../analysis/loudness';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 import { type Pcm, frameCount } from '../pcm';
 
 /** Corner of the band-limiting low-pass, Hz (at most 0.45 fs), as in master/normalize. */

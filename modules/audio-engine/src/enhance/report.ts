@@ -1,6 +1,6 @@
 /** The enhancement report (report.json and EnhanceResult.report). */
 import type { ProbeResult } from '../io/probe';
-import type { InputFacts } from '../job/input';
+import type { InputFacts } from '../stage/input';
 import type { AnalysisReport } from '../analysis/analyze';
 import type { GainStats } from '../master/limiter';
 import type { EnhancePreset, StageTimings } from '../types';

@@ -17,7 +17,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { InternalEngineError } from '../errors';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 
 export const RNNOISE_RATE = 48000;
 export const RNNOISE_FRAME = 480;

@@ -4,7 +4,7 @@
  */
 import { BUTTERWORTH_Q, filtfiltInPlace, highpass } from '../dsp/biquad';
 import { clamp, onePole, percentile } from '../dsp/envelope';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 import { type Pcm, frameCount } from '../pcm';
 import { controlLevels, rideGain } from '../master/gain-ride';
 

@@ -5,7 +5,7 @@
  * 28-bit precision; optional channel count uses ffmpeg's standard downmix matrix.
  */
 import { DecodeFailedError, EmptyInputError, TruncatedInputError } from '../errors';
-import type { JobContext, Tick } from '../job/context';
+import type { StageContext, Tick } from '../stage/context';
 import type { Pcm } from '../pcm';
 import { probe as probeFile, type ProbeResult } from './probe';
 import { PlanarCollector } from './planar';
@@ -21,7 +21,7 @@ export interface DecodeOptions {
   probe?: ProbeResult;
   /** Through ffmpeg even a WAV `wav-read.ts` reads itself (the tests compare both paths). */
   viaFfmpeg?: boolean;
-  ctx?: JobContext;
+  ctx?: StageContext;
   tick?: Tick;
 }
 

@@ -3,7 +3,7 @@
  * video container with every video (and subtitle) stream copied bit for bit.
  */
 import { EncodeFailedError } from '../errors';
-import type { JobContext, Tick } from '../job/context';
+import type { StageContext, Tick } from '../stage/context';
 import { type Pcm, frameCount, interleave } from '../pcm';
 import type { Container } from './probe';
 import { runTool, stderrTail } from './tools';
@@ -25,7 +25,7 @@ function inputArgs(pcm: Pcm): string[] {
 }
 
 /** Encodes `pcm` to a constant-bit-rate MP3 (LAME) at `path`. */
-export async function encodeMp3(pcm: Pcm, path: string, ctx?: JobContext, bitrate = '192k'): Promise<void> {
+export async function encodeMp3(pcm: Pcm, path: string, ctx?: StageContext, bitrate = '192k'): Promise<void> {
   const args = ['-hide_banner', '-v', 'error', '-y', ...inputArgs(pcm)];
   args.push('-c:a', 'libmp3lame', '-b:a', bitrate, '-id3v2_version', '3', '-f', 'mp3', path);
   const run = await runTool('ffmpeg', args, { ctx, stdin: pcmChunks(pcm) });
@@ -65,7 +65,7 @@ export async function muxVideo(
   audio: Pcm,
   container: Container,
   outPath: string,
-  ctx?: JobContext,
+  ctx?: StageContext,
 ): Promise<void> {
   const target = muxTarget(container);
   const args = ['-hide_banner', '-v', 'error', '-y', '-i', original, ...inputArgs(audio)];

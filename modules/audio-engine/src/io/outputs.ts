@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { JobContext } from '../job/context';
+import type { StageContext } from '../stage/context';
 
 export class OutputSet {
   readonly dir: string;
@@ -17,7 +17,7 @@ export class OutputSet {
 
   constructor(
     dir: string,
-    private readonly ctx?: JobContext,
+    private readonly ctx?: StageContext,
   ) {
     this.dir = resolve(dir);
   }

@@ -15,7 +15,7 @@ import {
   TruncatedInputError,
   UnsupportedFormatError,
 } from '../errors';
-import type { JobContext } from '../job/context';
+import type { StageContext } from '../stage/context';
 import { runTool, stderrTail } from './tools';
 
 export type Container =
@@ -373,7 +373,7 @@ async function hasMp3LengthHeader(file: string): Promise<boolean> {
  * media file ffprobe understands) or ENGINE.TRUNCATED_INPUT (a WAV whose data chunk is cut short, an MP4 without its
  * index). Whether the format is accepted is reported in `accepted`; `assertAcceptable` turns that into errors.
  */
-export async function probe(file: string, ctx?: JobContext): Promise<ProbeResult> {
+export async function probe(file: string, ctx?: StageContext): Promise<ProbeResult> {
   let sizeBytes: number;
   try {
     const s = await stat(file);

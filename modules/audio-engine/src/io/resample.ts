@@ -5,13 +5,13 @@
  * A native resampler measured at 1.8 s for a 4-minute stereo track in JavaScript; this one takes a fraction of that.
  */
 import { EncodeFailedError } from '../errors';
-import type { JobContext, Tick } from '../job/context';
+import type { StageContext, Tick } from '../stage/context';
 import { type Pcm, frameCount } from '../pcm';
 import { pcmChunks } from './encode';
 import { PlanarCollector } from './planar';
 import { runTool, stderrTail } from './tools';
 
-export async function resamplePcm(pcm: Pcm, to: number, ctx?: JobContext, tick?: Tick): Promise<Pcm> {
+export async function resamplePcm(pcm: Pcm, to: number, ctx?: StageContext, tick?: Tick): Promise<Pcm> {
   if (pcm.sampleRate === to) return pcm;
   if (!Number.isInteger(to) || to < 8000 || to > 384000) throw new RangeError(`unsupported sample rate ${to}`);
   const n = frameCount(pcm);

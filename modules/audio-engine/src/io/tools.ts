@@ -12,7 +12,7 @@ import { accessSync, chmodSync, constants, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { CancelledError, ToolMissingError } from '../errors';
-import type { JobContext } from '../job/context';
+import type { StageContext } from '../stage/context';
 
 export type ToolName = 'ffmpeg' | 'ffprobe';
 
@@ -150,7 +150,7 @@ export interface ToolRun {
 }
 
 export interface RunToolOptions {
-  ctx?: JobContext;
+  ctx?: StageContext;
   /** Data written to stdin (the stream is closed afterwards). */
   stdin?: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
   /** Receives stdout chunks instead of collecting them. */

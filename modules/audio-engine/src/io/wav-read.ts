@@ -9,7 +9,7 @@
 import { open } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { TruncatedInputError } from '../errors';
-import type { JobContext, Tick } from '../job/context';
+import type { StageContext, Tick } from '../stage/context';
 import type { ProbeResult, WavHeader } from './probe';
 
 /** The speaker masks ffmpeg assumes for one and two channels (FC; FL | FR): a WAV saying so needs no remix. */
@@ -96,7 +96,7 @@ const CHUNK_BYTES = 1 << 20;
 export async function readWavDirect(
   file: string,
   wav: WavHeader,
-  options: { ctx?: JobContext; tick?: Tick } = {},
+  options: { ctx?: StageContext; tick?: Tick } = {},
 ): Promise<Float32Array[]> {
   const convert = converterFor(wav)!;
   const n = wav.channels;

@@ -8,7 +8,7 @@
  * Wannamaker & Vanderkooy, "Quantization and dither: a theoretical survey", JAES 1992).
  */
 import { open } from 'node:fs/promises';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 import { Random } from '../dsp/random';
 import type { Pcm } from '../pcm';
 

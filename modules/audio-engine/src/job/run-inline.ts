@@ -12,8 +12,8 @@ import { validateMixRequest } from '../mix/request';
 import { runStems } from '../stems/stems';
 import type { JobResult } from '../results';
 import { ENHANCE_PRESETS, JOB_KINDS, STEM_MODES, type JobRequest, type RunOptions } from '../types';
-import { JobContext, type ResourceEvent } from './context';
-import { assertOneOf, loadInput } from './input';
+import { StageContext, type ResourceEvent } from '../stage/context';
+import { assertOneOf, loadInput } from '../stage/input';
 
 /** Checks the shape of a request coming from outside the type system (HTTP, CLI, another thread). */
 export function validateRequest(request: unknown): JobRequest {
@@ -50,7 +50,7 @@ export interface InlineRunOptions extends RunOptions {
 }
 
 export async function runJobInline(request: JobRequest, options: InlineRunOptions = {}): Promise<JobResult> {
-  const ctx = new JobContext({
+  const ctx = new StageContext({
     signal: options.signal,
     onProgress: options.onProgress,
     onResource: options.onResource,

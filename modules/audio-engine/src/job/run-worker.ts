@@ -23,7 +23,7 @@ import {
 } from '../errors';
 import type { JobResult } from '../results';
 import type { JobProgress, JobRequest, RunOptions } from '../types';
-import type { ResourceEvent } from './context';
+import type { ResourceEvent } from '../stage/context';
 import { validateRequest } from './run-inline';
 
 export type WorkerMessage =

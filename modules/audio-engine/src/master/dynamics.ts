@@ -18,7 +18,7 @@
  */
 import { StereoThreeBandSplitter, ThreeBandSplitter } from '../dsp/crossover';
 import { clamp, onePole } from '../dsp/envelope';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 import { type Pcm, frameCount } from '../pcm';
 import type { Intensity } from '../types';
 

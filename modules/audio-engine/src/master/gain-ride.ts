@@ -5,7 +5,7 @@
  * its own threshold from the levels (its own statistics of the programme).
  */
 import { onePole } from '../dsp/envelope';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 import { type Pcm, frameCount } from '../pcm';
 import { staticGainDb } from './dynamics';
 

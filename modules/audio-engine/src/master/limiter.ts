@@ -29,7 +29,7 @@ import {
   integratedLoudness,
   kWeighting,
 } from '../analysis/loudness';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 import { type Pcm, frameCount } from '../pcm';
 
 export interface LimiterParams {

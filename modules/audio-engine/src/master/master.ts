@@ -19,8 +19,8 @@ import { encodeMp3 } from '../io/encode';
 import { resamplePcm } from '../io/resample';
 import { OutputSet } from '../io/outputs';
 import { writeWav } from '../io/wav';
-import type { JobContext, Tick } from '../job/context';
-import { assertOneOf, inputFacts, loadInput, resolveLoudnessTarget } from '../job/input';
+import type { StageContext, Tick } from '../stage/context';
+import { assertOneOf, inputFacts, loadInput, resolveLoudnessTarget } from '../stage/input';
 import { type Pcm, applyGain, frameCount } from '../pcm';
 import {
   INTENSITIES,
@@ -195,7 +195,7 @@ export async function masterChain(
   before: AnalysisReport,
   reference: AnalysisReport | null,
   settings: ChainSettings,
-  ctx: JobContext,
+  ctx: StageContext,
 ): Promise<ChainResult> {
   const fs = pcm.sampleRate;
   const { targetLufs, intensity, style } = settings;
@@ -330,7 +330,7 @@ const MASTER_PLAN = (withReference: boolean) => ({
 });
 
 /** The reference track, decoded at the input's rate and analysed. */
-async function analyseReference(file: string, sampleRate: number, ctx: JobContext, tick: Tick) {
+async function analyseReference(file: string, sampleRate: number, ctx: StageContext, tick: Tick) {
   const ref = await loadInput(file, { maxChannels: 2, sampleRate, ctx, tick: (f) => tick(f * 0.5) });
   return analyzePcm(ref.pcm, { tick: (f) => tick(0.5 + f * 0.5) });
 }
@@ -359,7 +359,7 @@ function masterSettings(opts: ReturnType<typeof resolveOptions>, reference: Anal
 }
 
 /** The processed signal at both delivery rates. */
-async function resampleMasters(out: Pcm, ctx: JobContext, tick: Tick) {
+async function resampleMasters(out: Pcm, ctx: StageContext, tick: Tick) {
   const a = await resamplePcm(out, 44100, ctx, (f) => tick(f * 0.5));
   const b = await resamplePcm(out, 48000, ctx, (f) => tick(0.5 + f * 0.5));
   return [a, b] as const;
@@ -385,7 +385,7 @@ async function writeMasters(out44: Pcm, out48: Pcm, seed: number, paths: MasterP
   await writeWav(paths.master48, out48, { encoding: 'pcm24', seed: seed + 1, tick: (f) => tick(0.4 + f * 0.6) });
 }
 
-async function writePreview(out44: Pcm, path: string, ctx: JobContext, tick: Tick) {
+async function writePreview(out44: Pcm, path: string, ctx: StageContext, tick: Tick) {
   const choice = choosePreview(out44);
   await tick(0.3);
   await encodeMp3(extractPreview(out44, choice), path, ctx);
@@ -497,7 +497,7 @@ function referenceMatchReport(match: MatchTrace, after: AnalysisReport): Referen
   };
 }
 
-export async function runMaster(job: MasterJob, ctx: JobContext): Promise<MasterResult> {
+export async function runMaster(job: MasterJob, ctx: StageContext): Promise<MasterResult> {
   const opts = resolveOptions(job);
   ctx.plan(MASTER_PLAN(Boolean(opts.reference)));
   const outputs = new OutputSet(job.outDir, ctx);

@@ -6,7 +6,7 @@
  * twice). Shared by mastering and enhancement.
  */
 import { filterInPlace, lowpass } from '../dsp/biquad';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 import { type Pcm, frameCount } from '../pcm';
 import { type GainStats, type LimiterParams, type LoudnessSearch, TruePeakLimiter, searchGain } from './limiter';
 

@@ -1,6 +1,6 @@
 /** The mastering report (report.json and MasterResult.report). */
 import type { ProbeResult } from '../io/probe';
-import type { InputFacts } from '../job/input';
+import type { InputFacts } from '../stage/input';
 import type { AnalysisReport } from '../analysis/analyze';
 import type { Intensity, MusicalStyle, StageTimings } from '../types';
 import type { DynamicsDecision } from './dynamics';

@@ -10,7 +10,7 @@
  */
 import { BiquadChain, BUTTERWORTH_Q, allpass, highpass } from '../dsp/biquad';
 import { clamp } from '../dsp/envelope';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 import { type Pcm, frameCount } from '../pcm';
 import type { StereoImage } from '../analysis/analyze';
 import type { Intensity } from '../types';

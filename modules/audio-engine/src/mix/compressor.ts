@@ -5,7 +5,7 @@
  * of the active detector levels) are reduced by about `depthDb`.
  */
 import { percentile } from '../dsp/envelope';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 import type { Pcm } from '../pcm';
 import { controlLevels, rideGain } from '../master/gain-ride';
 

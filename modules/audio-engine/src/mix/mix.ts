@@ -26,8 +26,8 @@ import { InvalidOptionsError } from '../errors';
 import { encodeMp3 } from '../io/encode';
 import { OutputSet } from '../io/outputs';
 import { writeWav } from '../io/wav';
-import type { JobContext, Tick } from '../job/context';
-import { assertOneOf, loadInput, resolveLoudnessTarget } from '../job/input';
+import type { StageContext, Tick } from '../stage/context';
+import { assertOneOf, loadInput, resolveLoudnessTarget } from '../stage/input';
 import type { LimiterParams } from '../master/limiter';
 import { type ChainResult, ENGINE_VERSION, hintFromPrediction, masterChain, truePeaksDb } from '../master/master';
 import { limitPeaks } from '../master/normalize';
@@ -170,7 +170,7 @@ function sumOf(tracks: readonly Track[], length: number): Float32Array[] {
 }
 
 /** Decode: every track at the mix rate, stereo, aligned at 0 and padded with silence to the longest. */
-async function decodeTracks(job: MixJob, ctx: JobContext, tick: Tick): Promise<Track[]> {
+async function decodeTracks(job: MixJob, ctx: StageContext, tick: Tick): Promise<Track[]> {
   const fs = job.options.sampleRate;
   const N = job.inputs.length;
   const files = trackFileNames(job.inputs.map((t) => t.name));
@@ -445,7 +445,7 @@ function trackReport(t: Track, fit: Fit): TrackReport {
   };
 }
 
-export async function runMix(job: MixJob, ctx: JobContext): Promise<MixResult> {
+export async function runMix(job: MixJob, ctx: StageContext): Promise<MixResult> {
   const style = assertOneOf(job.options.style, MUSICAL_STYLES, 'style');
   const fs = job.options.sampleRate;
   const targetLufs = resolveLoudnessTarget(job.options.target) ?? LOUDNESS_PRESETS.streaming;

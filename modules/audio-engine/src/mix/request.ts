@@ -4,7 +4,7 @@
  */
 import { basename, extname } from 'node:path';
 import { InvalidOptionsError } from '../errors';
-import { assertOneOf, resolveLoudnessTarget } from '../job/input';
+import { assertOneOf, resolveLoudnessTarget } from '../stage/input';
 import {
   INSTRUMENT_GROUPS,
   MIX_MAX_TRACKS,

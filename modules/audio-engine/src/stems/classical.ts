@@ -25,7 +25,7 @@
  *
  * The last stem is the mixture minus the others in the time domain, so the stems sum to the input to rounding.
  */
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 import type { Pcm } from '../pcm';
 import type { SeparatedStem } from '../types';
 import { SlidingMedian } from './median';

@@ -21,7 +21,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { AnyFft } from '../dsp/any-fft';
 import { hann } from '../dsp/fft';
 import { InvalidOptionsError, ToolMissingError } from '../errors';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 import { type Pcm, frameCount } from '../pcm';
 import type { SeparatedStem } from '../types';
 

@@ -7,7 +7,7 @@
  * and a voicing decision from the share of the frame's energy the harmonic series explains (a sung note explains most
  * of the centre-panned pitched energy around it; a chord or silence does not).
  */
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 
 export interface PitchOptions {
   sampleRate: number;

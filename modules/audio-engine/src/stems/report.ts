@@ -1,6 +1,6 @@
 /** The stems report (`stems.json`). */
 import type { ProbeResult } from '../io/probe';
-import type { InputFacts } from '../job/input';
+import type { InputFacts } from '../stage/input';
 import type { PreviewChoice } from '../master/preview';
 import type { SeparatedStem, StemFile, StemMode, StageTimings } from '../types';
 import type { ClassicalDecisions } from './classical';

@@ -13,8 +13,8 @@ import { encodeMp3 } from '../io/encode';
 import { OutputSet } from '../io/outputs';
 import { resamplePcm } from '../io/resample';
 import { writeWav } from '../io/wav';
-import type { JobContext, Tick } from '../job/context';
-import { assertOneOf, inputFacts, loadInput } from '../job/input';
+import type { StageContext, Tick } from '../stage/context';
+import { assertOneOf, inputFacts, loadInput } from '../stage/input';
 import { ENGINE_VERSION, truePeaksDb } from '../master/master';
 import { choosePreview, extractPreview } from '../master/preview';
 import { reportJson } from '../master/report';
@@ -71,7 +71,7 @@ export interface Separation {
  * Separates `pcm` for `mode`. With a model configured (STEMS_MODEL) its stem replaces the classical estimate of that
  * stem and the classical separator works on the remainder; the stems always sum to `pcm`.
  */
-export async function separate(pcm: Pcm, mode: StemMode, tick: Tick, ctx?: JobContext): Promise<Separation> {
+export async function separate(pcm: Pcm, mode: StemMode, tick: Tick, ctx?: StageContext): Promise<Separation> {
   const wanted = MODE_STEMS[mode];
   const model = await configuredModel();
   const source = new Map<SeparatedStem, 'classical' | 'neural'>();
@@ -116,7 +116,7 @@ export async function separate(pcm: Pcm, mode: StemMode, tick: Tick, ctx?: JobCo
 
 const dbOf = (x: number) => (x > 0 ? 10 * Math.log10(x) : -Infinity);
 
-export async function runStems(job: StemsJob, ctx: JobContext): Promise<StemsResult> {
+export async function runStems(job: StemsJob, ctx: StageContext): Promise<StemsResult> {
   const mode = assertOneOf(job.options?.mode, STEM_MODES, 'mode');
   ctx.plan({ decode: 3, separate: 60, levels: 6, write: 8, preview: 10, report: 1 });
   const outputs = new OutputSet(job.outDir, ctx);

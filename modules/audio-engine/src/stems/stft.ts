@@ -8,7 +8,7 @@
  * (pitch tracking, Wiener filtering, the inverse) read; per-bin steps (time medians) read them with a stride.
  */
 import { RealFft, hann } from '../dsp/fft';
-import type { Tick } from '../job/context';
+import type { Tick } from '../stage/context';
 
 export interface StftShape {
   /** FFT size. */

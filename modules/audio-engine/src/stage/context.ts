@@ -1,5 +1,8 @@
 /**
- * Job context: progress (0..1, never decreasing), cooperative cancellation and event-loop yielding.
+ * The stage context a pipeline runs its stages in: progress (0..1, never decreasing), cooperative cancellation and
+ * event-loop yielding. (Not the kernel's `JobContext`, which is the slot a job runs in on the server: its signal,
+ * working directory and worker.) It sits below the stages, which import it; `job/` runs the pipelines and imports
+ * them, so no import runs back up.
  *
  * Long DSP work runs in chunks; after each chunk the code awaits `tick(fraction)`, which throws CancelledError once
  * the signal is aborted, reports progress (throttled) and yields to the event loop every ~40 ms so that abort
@@ -19,7 +22,7 @@ export type Tick = (fraction: number) => Promise<void>;
 export type ResourceEvent =
   { type: 'child'; pid: number; alive: boolean } | { type: 'temp'; path: string; alive: boolean };
 
-export interface JobContextOptions {
+export interface StageContextOptions {
   signal?: AbortSignal;
   onProgress?: (event: JobProgress) => void;
   onResource?: (event: ResourceEvent) => void;
@@ -32,7 +35,7 @@ export interface JobContextOptions {
 
 const YIELD_EVERY_MS = 40;
 
-export class JobContext {
+export class StageContext {
   readonly signal: AbortSignal | undefined;
   readonly timings: StageTimings = {};
   private readonly onProgress: ((event: JobProgress) => void) | undefined;
@@ -48,7 +51,7 @@ export class JobContext {
   private lastYield = performance.now();
   private readonly started = performance.now();
 
-  constructor(options: JobContextOptions = {}) {
+  constructor(options: StageContextOptions = {}) {
     this.signal = options.signal;
     this.onProgress = options.onProgress;
     this.onResource = options.onResource;

@@ -5,7 +5,7 @@ import { decodeAudio } from '../io/decode';
 import { type ProbeResult, assertAcceptable, probe } from '../io/probe';
 import type { Pcm } from '../pcm';
 import { LOUDNESS_PRESETS, type LoudnessTarget } from '../types';
-import type { JobContext, Tick } from './context';
+import type { StageContext, Tick } from './context';
 
 export const MIN_TARGET_LUFS = -30;
 export const MAX_TARGET_LUFS = -5;
@@ -79,7 +79,7 @@ export interface LoadOptions {
   sampleRate?: number | 'native' | ((probe: ProbeResult) => number);
   /** Upper bound on channels (more are downmixed by ffmpeg). */
   maxChannels?: number;
-  ctx?: JobContext;
+  ctx?: StageContext;
   tick?: Tick;
 }
 
