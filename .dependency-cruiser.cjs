@@ -90,6 +90,16 @@ module.exports = {
       to: { path: '^(backend|modules|projections)/' },
     },
     {
+      name: 'web-features-are-independent',
+      comment:
+        'A web feature never imports another (web/src/features/<a>/ -> web/src/features/<b>/): the app composes ' +
+        'features (app/), and what two features share lives in web/src/lib, web/src/components or web/src/hooks. ' +
+        'No exception is listed today; one would go in pathNot below, with the reason beside it (docs/web.md).',
+      severity: 'error',
+      from: { path: '^web/src/features/([^/]+)/' },
+      to: { path: '^web/src/features/', pathNot: ['^web/src/features/$1/'] },
+    },
+    {
       name: 'testing-kit-only-in-tests',
       comment: 'The testing kit (@kora/kernel/testing) serves specs: production code never imports it.',
       severity: 'error',

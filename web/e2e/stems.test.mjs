@@ -1,6 +1,6 @@
 /* global window, document -- the functions given to page.evaluate run in the browser */
 // The stems board and the video result in Chromium, on real files made by ffmpeg.
-// 1. The components alone, in a small page built from `web/src/features/studio/stems/test/harness` and served with
+// 1. The components alone, in a small page built from `web/src/features/studio/test/harness` and served with
 //    the media by a plain HTTP server: Web Audio decoding and its clock, wavesurfer drawing, the zip of "download all",
 //    the video element.
 // 2. The studio on the real server: a stem separation uploaded, separated, opened on the board with its previews,
@@ -28,7 +28,7 @@ recordFailures('stems');
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-const HARNESS = join(ROOT, 'web/src/features/studio/stems/test/harness');
+const HARNESS = join(ROOT, 'web/src/features/studio/test/harness');
 const SECONDS = 8;
 const PREVIEW_SECONDS = 3;
 /** Each stem a different tone, the original their mix (what a separation gives back, in spirit). */

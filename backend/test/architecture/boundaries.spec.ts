@@ -37,6 +37,12 @@ describe('architecture boundaries', () => {
     'projections/src/p.ts':
       "import { secret } from '../../modules/billing/src/internal/secret';\nexport const p = secret;\n",
     'web/src/w.ts': "import { main } from '../../backend/src/main';\nexport const w = main;\n",
+    'web/src/features/library/components/Button.tsx': 'export const Button = 1;\n',
+    'web/src/features/studio/model/rules.ts': 'export const rules = 1;\n',
+    'web/src/features/studio/components/Page.tsx':
+      "import { Button } from '../../library/components/Button';\nimport { rules } from '../model/rules';\nexport const Page = [Button, rules];\n",
+    'web/src/app/router.tsx':
+      "import { Button } from '../features/library/components/Button';\nimport { Page } from '../features/studio/components/Page';\nexport const router = [Button, Page];\n",
     'modules/kernel/src/testing/index.ts': 'export const given = 1;\n',
     'modules/catalog/src/uses-kit.ts':
       "import { given } from '../../kernel/src/testing/index';\nexport const g = given;\n",
@@ -106,6 +112,13 @@ describe('architecture boundaries', () => {
       'backend/src/main.ts -> modules/billing/src/internal/secret.ts',
     ]);
     expect(violations('web-is-a-client')).toEqual(['web/src/w.ts -> backend/src/main.ts']);
+  });
+
+  it('keeps each web feature to itself, and lets the app compose them', () => {
+    expect(violations('web-features-are-independent')).toEqual([
+      'web/src/features/studio/components/Page.tsx -> web/src/features/library/components/Button.tsx',
+    ]);
+    expect(report.filter((v) => v.from === 'web/src/app/router.tsx')).toEqual([]);
   });
 
   it('keeps the testing kit out of production code, and lets specs use it', () => {

@@ -4,7 +4,7 @@ import { SecuritySection } from '../../features/account/components/SecuritySecti
 import { PaymentsSection } from '../../features/billing/components/PaymentsSection';
 import { PlansSection } from '../../features/billing/components/PlansSection';
 import { UsageSection } from '../../features/billing/components/UsageSection';
-import { PackPurchase } from '../../features/payment/PackPurchase';
+import { PackPurchase } from '../../features/payment/components/PackPurchase';
 import type { SettingsSectionProps } from '../../lib/settings-sections';
 
 /** The plans section buys packs through the payment feature's panel. */

@@ -5,15 +5,17 @@ import type {
   TrackSourcesProps,
 } from '../../features/studio/components/StudioPage';
 import { useUploadAccess } from '../../features/billing/hooks/useUploadAccess';
-import { DemoButton } from '../../features/library/DemoButton';
-import { MediaLibraryButton } from '../../features/library/MediaLibraryButton';
-import { RecentTracks } from '../../features/library/RecentTracks';
+import { DemoButton } from '../../features/library/components/DemoButton';
+import { MediaLibraryButton } from '../../features/library/components/MediaLibraryButton';
+import { RecentTracks } from '../../features/library/components/RecentTracks';
 
 // The mixing studio and the payment screens load on use (the first route's JavaScript budget, docs/benchmarks.md):
 // the mixing studio shows inside the studio's own Suspense boundary, the payment block in its own.
-const MixingStudio = lazy(async () => ({ default: (await import('../../features/mixing/MixingStudio')).MixingStudio }));
+const MixingStudio = lazy(async () => ({
+  default: (await import('../../features/mixing/components/MixingStudio')).MixingStudio,
+}));
 const PaymentUnlock = lazy(async () => ({
-  default: (await import('../../features/payment/PaymentUnlock')).PaymentUnlock,
+  default: (await import('../../features/payment/components/PaymentUnlock')).PaymentUnlock,
 }));
 
 /**

@@ -9,7 +9,7 @@ import {
   type SettingsSectionId,
   type SettingsSectionProps,
 } from '../../../lib/settings-sections';
-import { initialSections, sectionsReducer } from '../sections';
+import { initialSections, sectionsReducer } from '../model/sections';
 
 /** The strip's scroll position that centres `item` in it (clamped by the browser to what can scroll). */
 export function stripOffset(strip: HTMLElement, item: HTMLElement): number {

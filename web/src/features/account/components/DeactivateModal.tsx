@@ -6,7 +6,7 @@ import { errorKey, fieldCode } from '../../../lib/error-codes';
 import { useSession, useSessionManager } from '../../../lib/session/SessionProvider';
 import { STORAGE_KEYS } from '../../../lib/session/storage';
 import { useDeactivateAccountMutation } from '../api/account';
-import { DELETE_CONFIRMATION, isDeleteConfirmed } from '../validation';
+import { DELETE_CONFIRMATION, isDeleteConfirmed } from '../model/validation';
 
 const WARNINGS = ['profile', 'packs', 'history', 'restore'] as const;
 

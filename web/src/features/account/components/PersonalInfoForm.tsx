@@ -14,8 +14,8 @@ import {
   useGetProfileQuery,
   useUpdateProfileMutation,
 } from '../api/account';
-import { type CountryCode, sortedCountries } from '../countries';
-import { normalisePhone, type ProfileErrors, validateProfile } from '../validation';
+import { type CountryCode, sortedCountries } from '../model/countries';
+import { normalisePhone, type ProfileErrors, validateProfile } from '../model/validation';
 import { Field, VerifiedBadge } from './Field';
 
 function toForm(profile: Profile): ProfileUpdate {

@@ -12,7 +12,7 @@ import {
   useGetPreferencesQuery,
   useUpdatePreferencesMutation,
 } from '../api/account';
-import { defaultPreferences, preferencesFrom } from '../preferences';
+import { defaultPreferences, preferencesFrom } from '../model/preferences';
 
 const SWITCHES: Array<keyof NotificationSettings> = ['emailNotifications', 'marketingEmails', 'newFeatures'];
 

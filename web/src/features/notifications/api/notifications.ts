@@ -1,5 +1,5 @@
 import { api, type ApiExtra } from '../../../lib/api';
-import { addNotification, isNotification, markReadIn, type NotificationList } from './model';
+import { addNotification, isNotification, markReadIn, type NotificationList } from '../model/notifications';
 
 const LIST = { type: 'Notification' as const, id: 'LIST' };
 

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { type Call, fakeServer, renderRoutes } from '../../../test/fakes';
-import type { AppNotification } from '../api/model';
+import type { AppNotification } from '../model/notifications';
 import { NotificationBell } from './NotificationBell';
 
 const notification = (id: string, trackId: string | null, status: 'SENT' | 'READ' = 'SENT'): AppNotification => ({

@@ -5,7 +5,7 @@ import { BellIcon } from '../../../components/icons';
 import { formatDateTime, formatRelativeTime } from '../../../lib/format';
 import { useDismiss } from '../../../lib/useDismiss';
 import { useNow } from '../../../lib/useNow';
-import { notificationLink, textOf } from '../api/model';
+import { notificationLink, textOf } from '../model/notifications';
 import { useMarkNotificationReadMutation } from '../api/notifications';
 import { useNotifications } from '../hooks/useNotifications';
 

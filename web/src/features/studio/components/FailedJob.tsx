@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { failureKey } from '../errors';
+import { failureKey } from '../model/errors';
 
 /** A failed job's message: what the server's failure code says, else the generic "try again". */
 export function FailedJob({ errorCode }: { errorCode: string | null | undefined }) {

@@ -14,7 +14,7 @@ import {
   STEPS,
   stepStates,
   type StudioService,
-} from '../progress';
+} from '../model/progress';
 
 /** Status poll while the socket is down (spec §9: every second in the processing view). */
 export const STATUS_POLL_MS = 1000;

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatMoney } from '../../../lib/format';
-import { SERVICES, type ServiceId } from '../services';
+import { SERVICES, type ServiceId } from '../model/services';
 
 interface ServiceListProps {
   selected?: ServiceId | null;

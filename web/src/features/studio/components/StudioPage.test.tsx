@@ -5,7 +5,7 @@ import type { UploadAccess } from './UploadCard';
 
 // The result view pulls in the stems board and the video player, whose styles and waveform jsdom cannot load.
 jest.mock('../../../components/board/board.css', () => ({}));
-jest.mock('../video/video.css', () => ({}));
+jest.mock('./video.css', () => ({}));
 jest.mock('wavesurfer.js', () => ({ __esModule: true, default: { create: jest.fn() } }));
 // Loaded after the mocks above are registered (the transform does not hoist them above imports).
 let DashboardPage: typeof import('./DashboardPage').DashboardPage;

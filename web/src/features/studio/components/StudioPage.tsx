@@ -9,9 +9,9 @@ import type { SendProgress } from '../../../lib/resumable-upload';
 import { type UploadAnswer, uploadTrack } from '../api/transfer';
 import { type UploadingState } from './UploadCard';
 import { tracksApi, useGetTrackQuery } from '../api/tracks';
-import type { UploadMessage } from '../errors';
-import { isInProgress, isResult, uploadRingPercent } from '../progress';
-import { initialService, isSelectableService, type ServiceId } from '../services';
+import type { UploadMessage } from '../model/errors';
+import { isInProgress, isResult, uploadRingPercent } from '../model/progress';
+import { initialService, isSelectableService, type ServiceId } from '../model/services';
 import { FailedJob, ProcessingView, ResultView } from './lazyViews';
 import { ServiceList } from './ServiceList';
 import { type UploadAccess, UploadCard } from './UploadCard';
@@ -46,7 +46,7 @@ const alwaysOpen = (): UploadAccess => 'open';
  */
 async function refusalMessage(answer: UploadAnswer | null): Promise<UploadMessage> {
   try {
-    return (await import('../errors')).uploadMessage(answer);
+    return (await import('../model/errors')).uploadMessage(answer);
   } catch {
     return { place: 'banner', key: 'upload.errors.failed' };
   }

@@ -4,8 +4,8 @@ import { Link } from 'react-router-dom';
 import { serverAvailable } from '../../../lib/health';
 import { SendLine } from '../../../components/SendLine';
 import type { SendProgress } from '../../../lib/resumable-upload';
-import type { UploadMessage } from '../errors';
-import { acceptFor, checkFile, ENHANCEMENT_PRESETS, type EnhancementPreset } from '../validation';
+import type { UploadMessage } from '../model/errors';
+import { acceptFor, checkFile, ENHANCEMENT_PRESETS, type EnhancementPreset } from '../model/validation';
 import { ProgressRing } from './ProgressRing';
 
 export type UploadService = 'AI_MASTERING' | 'STEM_SEPARATION' | 'AUDIO_ENHANCEMENT';

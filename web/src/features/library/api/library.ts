@@ -1,0 +1,206 @@
+import { api, type ApiExtra } from '../../../lib/api';
+
+/** A track as the server sends it (spec §3, Track/work). */
+export interface Track {
+  kind?: 'track';
+  id: string;
+  audioId: string;
+  filename: string;
+  format: string;
+  service: string;
+  mode: string | null;
+  preset: string | null;
+  status: string;
+  error: string | null;
+  errorCode: string | null;
+  progress: number;
+  createdAt: string;
+  isDemo: boolean;
+  isVideo: boolean;
+  unlocked: boolean;
+  creditsCost: number;
+  fileSize: number;
+  durationSec: number;
+  originalUrl: string;
+  previewUrl: string | null;
+  masterUrl: string | null;
+  stems: Record<string, string>;
+  streamUrls: {
+    original: string;
+    preview: string | null;
+    master: string | null;
+    stems: Record<string, string>;
+  };
+}
+
+/** A mixing session as a card of the recent list (opens at `?mix={id}`). */
+export interface MixCard {
+  kind: 'mix';
+  id: string;
+  service: 'AI_MIXING';
+  name: string;
+  filename: string;
+  trackCount: number;
+  /** CREATED, PROCESSING, COMPLETED, FAILED or CANCELLED. */
+  status: string;
+  error: string | null;
+  errorCode: string | null;
+  unlocked: boolean;
+  isDemo: false;
+  createdAt: string;
+}
+
+/** What the recent list shows: the user's tracks and mixing sessions, newest first. */
+export type RecentItem = Track | MixCard;
+
+export const isMixCard = (item: RecentItem): item is MixCard => item.kind === 'mix';
+
+export interface RecentPage {
+  tracks: RecentItem[];
+  totalCount: number;
+  page: number;
+  limit: number;
+}
+
+export interface TrackPage {
+  tracks: Track[];
+  totalCount: number;
+  page: number;
+  limit: number;
+}
+
+export interface RecentTracksArgs {
+  page: number;
+  limit: number;
+  search: string;
+}
+
+/** A file of the media library (spec §3, Library track). */
+export interface LibraryTrack {
+  id: string;
+  filename: string;
+  fileSize: number;
+  createdAt: string;
+}
+
+export interface LibraryAnswer {
+  tracks: LibraryTrack[];
+  /** Uploads the chosen service would refuse (too small, too long, a video for audio): not listed. */
+  hidden: number;
+}
+
+export interface ReprocessArgs {
+  id: string;
+  service: string;
+  /** The job's options, as the upload takes them: mode, preset, intensity, target. */
+  [option: string]: string;
+}
+
+const TRACK_LIST = { type: 'Track' as const, id: 'LIST' };
+const LIBRARY = { type: 'Library' as const, id: 'LIST' };
+
+export const libraryApi = api.enhanceEndpoints({ addTagTypes: ['Track', 'Library'] }).injectEndpoints({
+  endpoints: (build) => ({
+    /**
+     * A page of the user's own tracks and mixing sessions (demos hidden), newest first; `search` on the file (or
+     * mix) name, any case.
+     */
+    getRecentTracks: build.query<RecentPage, RecentTracksArgs>({
+      query: ({ page, limit, search }) => {
+        const params = new URLSearchParams({ page: String(page), limit: String(limit) });
+        if (search.trim()) params.set('search', search.trim());
+        return `/audio/tracks?${params}`;
+      },
+      transformResponse: (answer: Partial<RecentPage>, _meta, args) => ({
+        tracks: answer.tracks ?? [],
+        totalCount: answer.totalCount ?? answer.tracks?.length ?? 0,
+        page: answer.page ?? args.page,
+        limit: answer.limit ?? args.limit,
+      }),
+      providesTags: (result) => [
+        ...(result?.tracks ?? []).map((track) => ({ type: 'Track' as const, id: track.id })),
+        TRACK_LIST,
+      ],
+      /** A track's status moving on the socket (or a resync) refreshes the list. */
+      async onCacheEntryAdded(_arg, { cacheDataLoaded, cacheEntryRemoved, dispatch, extra }) {
+        const { realtime } = extra as ApiExtra;
+        if (!realtime) return;
+        try {
+          await cacheDataLoaded;
+        } catch {
+          return;
+        }
+        const refresh = () => dispatch(libraryApi.util.invalidateTags([TRACK_LIST, LIBRARY]));
+        // Only when a status moves: a running job's progress, twice a second, changes nothing the list shows.
+        const seen = new Map<string, unknown>();
+        const onStatus = (key: 'trackId' | 'sessionId') => (payload: unknown) => {
+          const message = (payload ?? {}) as Record<string, unknown>;
+          const id = message[key];
+          if (typeof id === 'string' && seen.has(id) && seen.get(id) === message.status) return;
+          if (typeof id === 'string') seen.set(id, message.status);
+          refresh();
+        };
+        const offStatus = realtime.on('track.status', onStatus('trackId'));
+        const offMix = realtime.on('mix.status', onStatus('sessionId'));
+        const offResync = realtime.on('resync', () => {
+          seen.clear();
+          refresh();
+        });
+        await cacheEntryRemoved;
+        offStatus();
+        offMix();
+        offResync();
+      },
+    }),
+    /** The account's demo track for a service (provisioned by the server at sign-up), or null while there is none. */
+    getDemoTrack: build.query<Track | null, string>({
+      query: (service) => `/audio/tracks?${new URLSearchParams({ isDemo: 'true', service, page: '1', limit: '1' })}`,
+      transformResponse: (answer: Partial<TrackPage>) => answer.tracks?.[0] ?? null,
+      providesTags: (_result, _error, service) => [{ type: 'Track', id: `DEMO-${service}` }],
+    }),
+    deleteTrack: build.mutation<{ success: boolean }, string>({
+      query: (id) => ({ url: `/audio/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_result, _error, id) => [{ type: 'Track', id }, TRACK_LIST, LIBRARY],
+    }),
+    cancelTrack: build.mutation<{ success: boolean }, string>({
+      query: (id) => ({ url: `/audio/track/${encodeURIComponent(id)}/cancel`, method: 'POST' }),
+      invalidatesTags: (_result, _error, id) => [{ type: 'Track', id }, TRACK_LIST],
+    }),
+    /**
+     * The media library: the user's uploads, copies of one file ("x (n)", the same size) collapsed into the newest.
+     * For a service (and preset), only the files it takes; `hidden` counts the others.
+     */
+    getLibrary: build.query<LibraryAnswer, { service?: string; preset?: string } | void>({
+      query: (choice) => {
+        const params = new URLSearchParams();
+        if (choice?.service) params.set('service', choice.service);
+        if (choice?.preset) params.set('preset', choice.preset);
+        const query = params.toString();
+        return query ? `/audio/library?${query}` : '/audio/library';
+      },
+      transformResponse: (answer: { tracks?: LibraryTrack[]; hidden?: number }) => ({
+        tracks: answer.tracks ?? [],
+        hidden: typeof answer.hidden === 'number' ? answer.hidden : 0,
+      }),
+      providesTags: [LIBRARY],
+    }),
+    /** Starts a new job for `service` from an earlier upload: the answer is the new track. */
+    reprocessTrack: build.mutation<Track, ReprocessArgs>({
+      query: ({ id, ...body }) => ({
+        url: `/audio/track/${encodeURIComponent(id)}/reprocess`,
+        method: 'POST',
+        body,
+      }),
+      invalidatesTags: [TRACK_LIST, LIBRARY],
+    }),
+  }),
+});
+
+export const {
+  useGetRecentTracksQuery,
+  useGetDemoTrackQuery,
+  useDeleteTrackMutation,
+  useCancelTrackMutation,
+  useGetLibraryQuery,
+  useReprocessTrackMutation,
+} = libraryApi;

@@ -1,0 +1,175 @@
+import { api, errorBody } from '../../../lib/api';
+import { CURRENCIES, type Currency } from '../../../lib/format';
+import type { Provider } from '../model/rules';
+
+/**
+ * `GET /api/payments/config`: the sandbox (approval page in a popup), the real PayPal (its JS SDK), or a provider this
+ * server does not offer (`off`).
+ */
+export interface PaymentsConfig {
+  paypal: { mode: 'sandbox' | 'off' } | { mode: 'live'; clientId: string };
+  orangeMoney: { mode: 'sandbox' | 'live' | 'off' };
+}
+
+/** A plan as a payment uses it (`/api/plans`, `/api/plans/payngo`). */
+export interface PricedPlan {
+  id: string;
+  name: string;
+  priceUSD?: number;
+  priceEUR?: number;
+  priceXOF?: number;
+  price?: number;
+  serviceType?: string;
+  features?: string[];
+  yearly?: { priceUSD?: number; priceEUR?: number; priceXOF?: number; credits?: number };
+  yearlyDiscountPercent?: number;
+}
+
+export function planPrice(plan: PricedPlan, currency: Currency): number | null {
+  return { XOF: plan.priceXOF, USD: plan.priceUSD, EUR: plan.priceEUR }[currency] ?? null;
+}
+
+export interface IntentRequest {
+  provider: Provider;
+  currency: Currency;
+  paymentType: 'PACK' | 'TRACK';
+  planId?: string;
+  billingCycle?: 'MONTHLY' | 'YEARLY';
+  trackId?: string;
+  service?: string;
+}
+
+export interface Intent {
+  paymentId: string;
+  provider: Provider;
+  amount: number;
+  currency: Currency;
+  /** PayPal */
+  orderId?: string;
+  approveUrl?: string | null;
+  /** Orange Money */
+  validity?: number;
+  merchantCode?: string;
+  qrCode?: string;
+  deepLinks?: { OM?: string; MAXIT?: string };
+}
+
+/** The subscription's credits left per service (`GET /api/subscriptions/current`); a 404 means none. */
+export interface Credits {
+  remaining: Record<string, number>;
+}
+
+/** The currency saved in the account's preferences, null when the answer has none this client knows. */
+function savedCurrency(answer: { preferences?: { currency?: unknown } }): Currency | null {
+  const currency = answer.preferences?.currency;
+  return CURRENCIES.find((code) => code === currency) ?? null;
+}
+
+/** A refusal's code (`BILLING.PAYMENT_DECLINED`...), for the error banner. */
+export function failureCode(error: unknown): string | null {
+  return errorBody(error)?.code ?? null;
+}
+
+const paymentApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getPaymentsConfig: build.query<PaymentsConfig, void>({ query: () => '/payments/config' }),
+    /**
+     * The currency of the account's preferences (`GET /api/user/preferences`), the pay panel's first choice. The
+     * account feature keeps its own copy of the preferences: this one is asked again on each mount (see PaymentUnlock),
+     * so a currency saved in the settings meanwhile is the one found.
+     */
+    getPreferredCurrency: build.query<Currency | null, void>({
+      query: () => '/user/preferences',
+      transformResponse: savedCurrency,
+      providesTags: [{ type: 'Preferences', id: 'ME' }],
+    }),
+    getPayPerTrack: build.query<PricedPlan | null, string>({
+      query: (service) => `/plans/payngo?service=${encodeURIComponent(service)}`,
+      transformResponse: (answer: { plans?: PricedPlan[] } | PricedPlan[]) =>
+        (Array.isArray(answer) ? answer : (answer.plans ?? []))[0] ?? null,
+      providesTags: [{ type: 'Plan', id: 'PAYNGO' }],
+    }),
+    getCredits: build.query<Credits, void>({
+      async queryFn(_arg, _api, _extra, baseQuery) {
+        const result = await baseQuery(`/subscriptions/current?_=${Date.now()}`);
+        if (result.error) {
+          return result.error.status === 404 ? { data: { remaining: {} } } : { error: result.error };
+        }
+        const body = result.data as { subscription?: { remaining?: Record<string, number> } };
+        return { data: { remaining: body.subscription?.remaining ?? {} } };
+      },
+      providesTags: [{ type: 'Subscription', id: 'CURRENT' }],
+    }),
+    createIntent: build.mutation<Intent, IntentRequest>({
+      query: (body) => ({
+        url: body.paymentType === 'PACK' ? '/subscriptions/subscribe' : '/payments/createIntent',
+        method: 'POST',
+        body,
+      }),
+    }),
+    /** A payment's status; a failed one carries the provider's `reason` when it gave one (`INSUFFICIENT_BALANCE`). */
+    paymentStatus: build.mutation<{ status: string; paymentId?: string; reason?: string }, string>({
+      query: (paymentIntentId) => ({ url: '/payments/status', method: 'POST', body: { paymentIntentId } }),
+    }),
+    capturePayPal: build.mutation<{ success: boolean; message?: string; paymentId: string }, string>({
+      query: (orderId) => ({ url: `/payments/paypal/capture/${encodeURIComponent(orderId)}`, method: 'POST' }),
+    }),
+    /** The PayPal window closed without approval: the server asks PayPal, then cancels (409 ALREADY_PAID if paid). */
+    cancelPayPal: build.mutation<{ success: boolean; status: string }, string>({
+      query: (orderId) => ({ url: `/payments/paypal/${encodeURIComponent(orderId)}/cancel`, method: 'POST' }),
+    }),
+    cancelOrangeMoney: build.mutation<{ success: boolean }, { paymentId: string; trackId?: string }>({
+      query: ({ paymentId, trackId }) => ({
+        url: `/payments/orange-money/${encodeURIComponent(paymentId)}/cancel`,
+        method: 'POST',
+        body: trackId ? { trackId } : {},
+      }),
+    }),
+    /** The track's status and master address, asked afresh on every poll after a payment (never cached). */
+    trackStatus: build.mutation<{ status: string }, string>({
+      query: (id) => ({ url: `/audio/track/${encodeURIComponent(id)}/status?_=${Date.now()}`, method: 'GET' }),
+    }),
+    trackMaster: build.mutation<
+      { masterUrl: string | null; unlocked: boolean; stems?: Record<string, string> },
+      string
+    >({
+      query: (id) => ({ url: `/audio/track/${encodeURIComponent(id)}?_=${Date.now()}`, method: 'GET' }),
+    }),
+    /** A mix session after its payment: unlocked once the payment is granted (its final mix then streams). */
+    mixStatus: build.mutation<{ session: { status: string; unlocked: boolean } }, string>({
+      query: (id) => ({ url: `/mixing/sessions/${encodeURIComponent(id)}?_=${Date.now()}`, method: 'GET' }),
+    }),
+    /** A credit (`{ credit: true }`) or a captured payment (`{ paymentId }`) unlocks the track's master. */
+    unlockMaster: build.mutation<
+      { success: boolean; creditsRemaining?: number },
+      { trackId: string; credit?: true; paymentId?: string }
+    >({
+      query: ({ trackId, ...body }) => ({
+        url: `/audio/track/${encodeURIComponent(trackId)}/master`,
+        method: 'POST',
+        body,
+      }),
+      invalidatesTags: [
+        { type: 'Subscription', id: 'CURRENT' },
+        { type: 'Usage', id: 'LIST' },
+      ],
+    }),
+  }),
+});
+
+export const {
+  useGetPaymentsConfigQuery,
+  useGetPreferredCurrencyQuery,
+  useGetPayPerTrackQuery,
+  useGetCreditsQuery,
+  useCreateIntentMutation,
+  usePaymentStatusMutation,
+  useCapturePayPalMutation,
+  useCancelOrangeMoneyMutation,
+  useCancelPayPalMutation,
+  useUnlockMasterMutation,
+  useTrackStatusMutation,
+  useTrackMasterMutation,
+  useMixStatusMutation,
+} = paymentApi;
+export { paymentApi };
