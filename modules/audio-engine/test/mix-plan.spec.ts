@@ -207,6 +207,15 @@ describe('pan: preferences honoured, the rest centred or spread to balance the s
     // Centred parts weigh nothing: the spread still starts on the right.
     expect(pans([group('bass'), group('vocal', { presenceSetting: 'LEAD' }), group('synth')])[2]!.position).toBe(0.35);
   });
+
+  it('lets a muted track weigh nothing: the parts that are heard spread as if it were not there', () => {
+    // A muted RIGHT part does not send the spread to the left.
+    const afterMuted = pans([group('keys', { panPreference: 'RIGHT', muted: true }), group('synth')]);
+    expect(afterMuted.map((x) => x.position)).toEqual([PAN_POSITION.RIGHT, 0.35]);
+    // A muted spread part takes no position from the others: they still get 0.35 right and 0.35 left.
+    const spread = pans([group('keys', { muted: true }), group('synth'), group('strings')]);
+    expect(spread.slice(1).map((x) => x.position)).toEqual([0.35, -0.35]);
+  });
 });
 
 describe("masking cuts: a lower-priority track makes room in a higher-priority track's focus band", () => {

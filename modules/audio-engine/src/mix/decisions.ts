@@ -207,7 +207,10 @@ export function planLevels<T extends PlannedTrack>(tracks: readonly T[]): T[] {
   });
 }
 
-/** Pan positions: explicit preferences as given; NO_PREFERENCE tracks centred or spread to balance the sides. */
+/**
+ * Pan positions: explicit preferences as given; NO_PREFERENCE tracks centred or spread to balance the sides. A muted
+ * track gets its place for the report, but neither weighs in the balance nor takes a spread position from the others.
+ */
 export function planPan<T extends PlannedTrack>(tracks: readonly T[]): T[] {
   let balance = 0;
   const pans = new Map<number, T['pan']>();
@@ -217,7 +220,7 @@ export function planPan<T extends PlannedTrack>(tracks: readonly T[]): T[] {
     if (pref !== 'NO_PREFERENCE') {
       const position = PAN_POSITION[pref];
       pans.set(t.index, { position, width: pref === 'CENTRE' ? 1 : 0.5, reason: `preference ${pref}` });
-      balance += position;
+      if (!t.muted) balance += position; // a silent track weighs nothing in the image
       continue;
     }
     const p = profileOf(t.settings.instrumentGroup);
@@ -239,6 +242,7 @@ export function planPan<T extends PlannedTrack>(tracks: readonly T[]): T[] {
     const side = balance > 0 ? -1 : 1;
     const position = side * positions[Math.min(positions.length - 1, Math.floor(k / 2))]!;
     pans.set(t.index, { position, width: 0.7, reason: 'no preference: spread to balance the stereo image' });
+    if (t.muted) continue; // placed for the report, but it takes no place from the parts that are heard
     balance += position;
     k++;
   }
