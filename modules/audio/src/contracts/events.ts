@@ -88,7 +88,16 @@ export type TrackUploaded = DomainEvent<
 
 export type ProcessingRequested = DomainEvent<
   'ProcessingRequested',
-  { jobId: string; service: TrackService; options: ProcessingOptions }
+  {
+    jobId: string;
+    service: TrackService;
+    options: ProcessingOptions;
+    /**
+     * The upload the job works on (the `TrackUploaded` appended with it), so the reaction that enqueues the job needs
+     * nothing else. Recorded since 2026-11-28; for an event recorded before, the reaction reads it from the stream.
+     */
+    upload?: TrackUploaded['data'];
+  }
 >;
 export type ProcessingStarted = DomainEvent<'ProcessingStarted', { jobId: string; workerId: string; attempt: number }>;
 export type ProcessingProgressed = DomainEvent<

@@ -24,9 +24,12 @@ const upload = (overrides: Partial<TrackUploaded['data']> = {}): TrackUploaded['
 });
 
 const uploaded = (data = upload()): TrackUploaded => ({ type: 'TrackUploaded', data });
-const requested = (service: TrackUploaded['data']['service'] = 'AI_MASTERING'): ProcessingRequested => ({
+const requested = (
+  service: TrackUploaded['data']['service'] = 'AI_MASTERING',
+  data: TrackUploaded['data'] = upload({ service }),
+): ProcessingRequested => ({
   type: 'ProcessingRequested',
-  data: { jobId: 'j1', service, options: { preset: null, mode: null } },
+  data: { jobId: 'j1', service, options: { preset: null, mode: null }, upload: data },
 });
 const started = (attempt: number): TrackEvent => ({
   type: 'ProcessingStarted',
@@ -91,7 +94,7 @@ describe('uploading a track', () => {
     const demo = upload({ isDemo: true });
     given([])
       .when(uploadTrack(demo))
-      .then([uploaded(demo), requested(), { type: 'TrackUnlocked', data: { via: 'demo' } }]);
+      .then([uploaded(demo), requested('AI_MASTERING', demo), { type: 'TrackUnlocked', data: { via: 'demo' } }]);
   });
 });
 

@@ -140,7 +140,12 @@ export function decideTrack(command: TrackCommand, state: TrackState): TrackEven
         { type: 'TrackUploaded', data: command.upload },
         {
           type: 'ProcessingRequested',
-          data: { jobId: command.jobId, service: command.upload.service, options: command.options },
+          data: {
+            jobId: command.jobId,
+            service: command.upload.service,
+            options: command.options,
+            upload: command.upload,
+          },
         },
         ...(command.upload.isDemo ? [{ type: 'TrackUnlocked' as const, data: { via: 'demo' as const } }] : []),
       ];

@@ -37,19 +37,25 @@ export class TrackJobs implements OnModuleInit {
       await this.queue.removeFor(trackId);
       return;
     }
-    const [first] = await this.events.readStream<TrackEvent>(event.streamName, { maxCount: 1 });
-    if (first?.type !== 'TrackUploaded') return;
+    const upload = event.data.upload ?? (await this.uploadOf(event.streamName));
+    if (!upload) return;
     await this.queue.enqueue({
       _id: event.data.jobId,
       kind: TRACK_JOB,
       subject: trackId,
-      userId: first.data.ownerId,
+      userId: upload.ownerId,
       payload: {
         service: event.data.service,
         options: event.data.options,
-        upload: first.data,
+        upload,
       } satisfies TrackJobPayload,
       enqueuedAt: event.metadata.occurredAt,
     });
+  }
+
+  /** The upload of a request recorded before requests carried it: the stream's first event. */
+  private async uploadOf(streamName: string): Promise<TrackUploaded['data'] | null> {
+    const [first] = await this.events.readStream<TrackEvent>(streamName, { maxCount: 1 });
+    return first?.type === 'TrackUploaded' ? first.data : null;
   }
 }
