@@ -2,8 +2,8 @@ import '../src/runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
 import { toolPath } from '@kora/audio-engine';
 import { IdentityProvider, SignUpService } from '@kora/identity';
-import { toAppend, uuidv7 } from '@kora/kernel';
-import { trackStream } from '@kora/audio/contracts';
+import { uuidv7 } from '@kora/kernel';
+import { seedMasteredTrack } from './seed-track';
 import autocannon from 'autocannon';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -573,60 +573,7 @@ function cpuSeconds(pid: number | undefined): number {
 async function seedTracks(env: NodeJS.ProcessEnv, userId: string): Promise<void> {
   const stores = await openStores(loadConfig(env));
   try {
-    const context = {
-      userId,
-      correlationId: 'bench',
-      causationId: 'bench',
-      clock: { now: () => new Date() },
-      ids: { newId: uuidv7 },
-    };
-    for (let i = 0; i < TRACKS; i += 1) {
-      const trackId = uuidv7();
-      const jobId = uuidv7();
-      await stores.events.append(
-        trackStream(trackId),
-        toAppend(
-          [
-            {
-              type: 'TrackUploaded',
-              data: {
-                trackId,
-                ownerId: userId,
-                service: 'AI_MASTERING',
-                filename: `Song ${i}.wav`,
-                format: 'wav',
-                contentType: 'audio/wav',
-                fileSize: 5_000_000,
-                durationSec: 180,
-                sampleRate: 44_100,
-                channels: 2,
-                isVideo: false,
-                isDemo: false,
-                originalKey: `tracks/${trackId}/original`,
-              },
-            },
-            {
-              type: 'ProcessingRequested',
-              data: { jobId, service: 'AI_MASTERING', options: { preset: null, mode: null } },
-            },
-            {
-              type: 'PreviewReady',
-              data: {
-                jobId,
-                service: 'AI_MASTERING',
-                files: { preview: `tracks/${trackId}/preview` },
-                processingSeconds: 5,
-                durationSec: 180,
-                before: null,
-                after: null,
-              },
-            },
-          ],
-          context,
-        ),
-        'no_stream',
-      );
-    }
+    for (let i = 0; i < TRACKS; i += 1) await seedMasteredTrack(stores.events, userId, `Song ${i}.wav`);
   } finally {
     await closeStores(stores);
   }

@@ -1,8 +1,7 @@
 import '../src/runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
 import { IdentityProvider, SignUpService } from '@kora/identity';
-import { toAppend, uuidv7 } from '@kora/kernel';
-import { trackStream } from '@kora/audio/contracts';
+import { seedMasteredTrack } from './seed-track';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
@@ -136,60 +135,8 @@ async function seedTracks(env: NodeJS.ProcessEnv, accounts: Account[]): Promise<
   const stores = await openStores(loadConfig(env));
   try {
     for (const account of accounts) {
-      const context = {
-        userId: account.userId,
-        correlationId: 'bench',
-        causationId: 'bench',
-        clock: { now: () => new Date() },
-        ids: { newId: uuidv7 },
-      };
       for (let i = 0; i < CREDITS; i += 1) {
-        const trackId = uuidv7();
-        const jobId = uuidv7();
-        await stores.events.append(
-          trackStream(trackId),
-          toAppend(
-            [
-              {
-                type: 'TrackUploaded',
-                data: {
-                  trackId,
-                  ownerId: account.userId,
-                  service: 'AI_MASTERING',
-                  filename: `Song ${i}.wav`,
-                  format: 'wav',
-                  contentType: 'audio/wav',
-                  fileSize: 5_000_000,
-                  durationSec: 180,
-                  sampleRate: 44_100,
-                  channels: 2,
-                  isVideo: false,
-                  isDemo: false,
-                  originalKey: `tracks/${trackId}/original`,
-                },
-              },
-              {
-                type: 'ProcessingRequested',
-                data: { jobId, service: 'AI_MASTERING', options: { preset: null, mode: null } },
-              },
-              {
-                type: 'PreviewReady',
-                data: {
-                  jobId,
-                  service: 'AI_MASTERING',
-                  files: { preview: `tracks/${trackId}/preview` },
-                  processingSeconds: 5,
-                  durationSec: 180,
-                  before: null,
-                  after: null,
-                },
-              },
-            ],
-            context,
-          ),
-          'no_stream',
-        );
-        account.tracks.push(trackId);
+        account.tracks.push(await seedMasteredTrack(stores.events, account.userId, `Song ${i}.wav`));
       }
     }
   } finally {
