@@ -5,7 +5,15 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
-import { launchBrowser, signInOnProvider, signUpOnProvider, startServer, recordFailures, watch } from './support.mjs';
+import {
+  closeContext,
+  launchBrowser,
+  signInOnProvider,
+  signUpOnProvider,
+  startServer,
+  recordFailures,
+  watch,
+} from './support.mjs';
 
 recordFailures('app');
 
@@ -319,7 +327,10 @@ describe('Kora in Chromium', { concurrency: false }, () => {
         `# session ended elsewhere: on sign-in after ${((Date.now() - ended) / 1000).toFixed(2)} s\n`,
       );
       assert.equal(await storedUser(), null);
-      await other.close();
+      // The other device's session ended too: its socket takes it to sign-in as well. Closing its context while that
+      // redirect commits can hang Chromium's close (`closeContext`), so it is let arrive first.
+      await device.waitForURL(/\/oidc\/interaction\//, { timeout: 10_000 });
+      await closeContext(other);
       await signInOnProvider(page, PERSON);
       await page.waitForURL(`${server.baseUrl}/dashboard?service=STEM_SEPARATION`);
     },

@@ -228,6 +228,36 @@ export function watch(context) {
   return context;
 }
 
+/**
+ * Closes a browser context without racing a navigation. Chromium can acknowledge the close of a page whose navigation
+ * is committing and never close it; Playwright's `close()`, which has no timeout, then waits forever
+ * (microsoft/playwright#42366). That hung the app file's logout test in fresh-clone CI run 46: the other device's page
+ * was still following the socket's redirect to sign-in when its context was closed. So each page is first let
+ * reach its load state, then the close is bounded: a close that still hangs fails the test with this cause named,
+ * instead of the test's own timeout with nothing said.
+ */
+export async function closeContext(context, { settleMs = 10_000, closeMs = 15_000 } = {}) {
+  for (const page of context.pages()) await page.waitForLoadState('load', { timeout: settleMs }).catch(() => undefined);
+  let timer;
+  const hung = new Promise((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`context.close() still pending after ${closeMs} ms (pages: ${urls(context)})`)),
+      closeMs,
+    );
+  });
+  try {
+    await Promise.race([context.close(), hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const urls = (context) =>
+  context
+    .pages()
+    .map((page) => page.url())
+    .join(', ') || 'none';
+
 const fileName = (text) =>
   text
     .replace(/[^A-Za-z0-9._-]+/g, '-')
