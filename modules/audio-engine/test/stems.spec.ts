@@ -22,6 +22,7 @@ import type { StemsResult } from '../src/stems/report';
 import type { JobProgress } from '../src/types';
 import { ENGINE_DIST, buildDist } from './support/build';
 import { ffprobeJson, tempDir, writePcm } from './support/media';
+import { channelsDifference } from './support/samples';
 import { testSong } from './support/music';
 import { onnxModel } from './support/onnx';
 
@@ -222,7 +223,9 @@ describe('classical separator', () => {
     for (const block of [150, 400]) {
       const blocks = await separateClassical(mixture, ['vocals', 'drums', 'bass'], undefined, block);
       expect(blocks.decisions).toEqual(whole.decisions);
-      for (const [name, stem] of whole.stems) expect(blocks.stems.get(name)!.channels).toEqual(stem.channels);
+      for (const [name, stem] of whole.stems) {
+        expect(channelsDifference(blocks.stems.get(name)!.channels, stem.channels)).toBeNull();
+      }
     }
   }, 180_000);
 
