@@ -3,7 +3,13 @@
 // Each script's output is held and printed whole when it ends, so a CI log reads as if they ran one after the other.
 // Used by `npm run test:suite` for the static checks: each is one thread (tsc, eslint, prettier, dependency-cruiser),
 // so on two cores they take the time of the longest instead of their sum.
+//
+// A script written `background:<name>` runs at the lowest CPU priority (nice 19, inherited by everything it starts):
+// it takes only the time the others leave idle. `npm run test:suite` runs the smoke on the other Node lines so beside
+// the fault suite, whose servers wait (on stalled bodies, restarts, leases) about half the time, and whose bounds on
+// latency must not feel the smoke's installs and builds.
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 
 const scripts = process.argv.slice(2);
 if (scripts.length === 0) {
@@ -14,24 +20,38 @@ if (scripts.length === 0) {
 const cli = process.env.npm_execpath;
 const npm = cli && /\.[cm]?js$/.test(cli) ? [process.execPath, cli] : ['npm'];
 
+/** The niceness of a `background:` script: the lowest priority, so it never delays the others' work. */
+const BACKGROUND_NICE = 19;
+
 const results = await Promise.all(
-  scripts.map(
-    (script) =>
-      new Promise((resolve) => {
-        const started = Date.now();
-        const child = spawn(npm[0], [...npm.slice(1), 'run', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-        const output = [];
-        child.stdout.on('data', (chunk) => output.push(chunk));
-        child.stderr.on('data', (chunk) => output.push(chunk));
-        child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
-        child.on('close', (code, signal) => {
-          const status = code ?? (signal ? 1 : 0);
-          const seconds = ((Date.now() - started) / 1000).toFixed(1);
-          process.stdout.write(`\n> ${script} (${status === 0 ? 'passed' : `failed, exit ${status}`}, ${seconds} s)\n`);
-          process.stdout.write(Buffer.concat(output));
-          resolve(status);
-        });
-      }),
-  ),
+  scripts
+    .map((named) => [named.replace(/^background:/, ''), named.startsWith('background:')])
+    .map(
+      ([script, background]) =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          const child = spawn(npm[0], [...npm.slice(1), 'run', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+          const output = [];
+          if (background) {
+            try {
+              setPriority(child.pid, BACKGROUND_NICE);
+            } catch (error) {
+              output.push(Buffer.from(`parallel: ${script} left at normal priority (${error.message})\n`));
+            }
+          }
+          child.stdout.on('data', (chunk) => output.push(chunk));
+          child.stderr.on('data', (chunk) => output.push(chunk));
+          child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+          child.on('close', (code, signal) => {
+            const status = code ?? (signal ? 1 : 0);
+            const seconds = ((Date.now() - started) / 1000).toFixed(1);
+            process.stdout.write(
+              `\n> ${script}${background ? ' (in the background)' : ''} (${status === 0 ? 'passed' : `failed, exit ${status}`}, ${seconds} s)\n`,
+            );
+            process.stdout.write(Buffer.concat(output));
+            resolve(status);
+          });
+        }),
+    ),
 );
 process.exitCode = results.find((status) => status !== 0) ?? 0;
