@@ -38,7 +38,7 @@ export class TrackRealtime implements OnModuleInit {
 
 /**
  * The one shape of a `track.status` message (docs/api.md), for a recorded change (here) and for a running job's
- * estimates between them (`track-job-handler.ts`, with the time left).
+ * estimates between them (`track-jobs.ts`, with the time left).
  */
 export function trackStatusMessage(
   userId: string,
