@@ -27,7 +27,11 @@ const created: MixEvent = {
   data: { sessionId: 's1', ownerId: 'u1', name: 'Demo mix', mixingStyle: 'POP', sampleRate: 44100 },
 };
 const added = (trackId: string): MixTrackAdded => ({ type: 'MixTrackAdded', data: file(trackId) });
-const requested: MixEvent = { type: 'MixRequested', data: { jobId: 'j1' } };
+const requestedAs = (jobId: string): MixEvent => ({
+  type: 'MixRequested',
+  data: { jobId, session: { mixingStyle: 'POP', sampleRate: 44100, tracks: [file('a'), file('b')] } },
+});
+const requested = requestedAs('j1');
 const started = (attempt: number): MixEvent => ({
   type: 'MixStarted',
   data: { jobId: 'j1', workerId: 'w', attempt },
@@ -163,8 +167,33 @@ describe('removing a track', () => {
 });
 
 describe('requesting a mix', () => {
-  it('asks for a mix of two tracks or more', () => {
+  it('asks for a mix of two tracks or more, with the session it mixes', () => {
     given(mixable).when({ type: 'RequestMix', jobId: 'j1' }).then([requested]);
+  });
+
+  it('carries the session as it stands: its changed style and rate, each track with its latest settings', () => {
+    const lead = { ...settings, presenceSetting: 'LEAD' as const };
+    given([
+      ...mixable,
+      { type: 'MixSessionChanged', data: { mixingStyle: 'HIP_HOP', sampleRate: 48000 } },
+      { type: 'MixTrackSettingsChanged', data: { trackId: 'a', settings: lead } },
+      added('c'),
+      { type: 'MixTrackRemoved', data: { trackId: 'b', fileKey: 'mix/s1/b.wav' } },
+    ])
+      .when({ type: 'RequestMix', jobId: 'j1' })
+      .then([
+        {
+          type: 'MixRequested',
+          data: {
+            jobId: 'j1',
+            session: {
+              mixingStyle: 'HIP_HOP',
+              sampleRate: 48000,
+              tracks: [{ ...file('a'), settings: lead }, file('c')],
+            },
+          },
+        },
+      ]);
   });
 
   it('refuses fewer than two tracks', () => {
@@ -187,7 +216,7 @@ describe('requesting a mix', () => {
   it('asks again after a failed mix', () => {
     given([...mixing, { type: 'MixFailed', data: { jobId: 'j1', code: 'ENGINE.FAILED', message: 'x' } }])
       .when({ type: 'RequestMix', jobId: 'j2' })
-      .then([{ type: 'MixRequested', data: { jobId: 'j2' } }]);
+      .then([requestedAs('j2')]);
   });
 
   it('refuses a session that does not exist', () => {
