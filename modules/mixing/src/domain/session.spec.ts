@@ -1,26 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { DeciderSpecification } from '@kora/kernel/testing';
-import type { MixEvent, MixTrackAdded, MixTrackFile, MixTrackSettings } from '../contracts/events';
+import { file, settings } from '../__fixtures__/session';
+import type { MixEvent, MixTrackAdded, MixTrackSettings } from '../contracts/events';
 import { MAX_ATTEMPTS, MAX_TRACKS, MixError, type SessionCommand, sessionDecider } from './session';
 
 const given = DeciderSpecification.for(sessionDecider);
-
-const settings: MixTrackSettings = {
-  instrumentGroup: 'lead_vocal',
-  presenceSetting: 'NORMAL',
-  panPreference: 'NO_PREFERENCE',
-  reverbPreference: 'NONE',
-};
-const file = (trackId: string): MixTrackFile & { settings: MixTrackSettings } => ({
-  trackId,
-  filename: `${trackId}.wav`,
-  fileKey: `mix/s1/${trackId}.wav`,
-  fileSize: 1_000_000,
-  durationSec: 30,
-  sampleRate: 44_100,
-  channels: 2,
-  settings,
-});
 
 const created: MixEvent = {
   type: 'MixSessionCreated',

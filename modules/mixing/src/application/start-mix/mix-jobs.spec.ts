@@ -1,26 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '@kora/kernel';
 import { eventLog, jobRequestsKit } from '@kora/kernel/testing';
-import type { MixEvent, MixTrackFile, MixTrackSettings } from '../../contracts/events';
+import { file, settings } from '../../__fixtures__/session';
+import type { MixEvent } from '../../contracts/events';
 import { mixStream } from '../../contracts/streams';
 import { MIX_JOB, MixJobs } from './mix-jobs';
-
-const settings: MixTrackSettings = {
-  instrumentGroup: 'lead_vocal',
-  presenceSetting: 'NORMAL',
-  panPreference: 'NO_PREFERENCE',
-  reverbPreference: 'NONE',
-};
-const track = (trackId: string): MixTrackFile & { settings: MixTrackSettings } => ({
-  trackId,
-  filename: `${trackId}.wav`,
-  fileKey: `mixes/s1/${trackId}.wav`,
-  fileSize: 1_000_000,
-  durationSec: 30,
-  sampleRate: 44_100,
-  channels: 2,
-  settings,
-});
 
 /** The reaction with a queue that records, and a log that holds `stored` (or refuses to be read, when null). */
 function reaction(stored: RecordedEvent<MixEvent>[] | null) {
@@ -37,7 +21,7 @@ describe('mix jobs: a mix request enqueues its job, an outcome removes it', () =
     const log = eventLog<MixEvent>({ userId: 'u1', occurredAt: '2026-12-01T21:00:00.000Z' });
     const requested = log.record(stream, {
       type: 'MixRequested',
-      data: { jobId: 'j1', session: { mixingStyle: 'POP', sampleRate: 48000, tracks: [track('a'), track('b')] } },
+      data: { jobId: 'j1', session: { mixingStyle: 'POP', sampleRate: 48000, tracks: [file('a'), file('b')] } },
     });
     const { enqueued, handle } = reaction(null);
     await handle(requested);
@@ -47,7 +31,7 @@ describe('mix jobs: a mix request enqueues its job, an outcome removes it', () =
         kind: MIX_JOB,
         subject: 's1',
         userId: 'u1',
-        payload: { style: 'POP', sampleRate: 48000, tracks: [track('a'), track('b')] },
+        payload: { style: 'POP', sampleRate: 48000, tracks: [file('a'), file('b')] },
         enqueuedAt: '2026-12-01T21:00:00.000Z',
       },
     ]);
@@ -61,15 +45,15 @@ describe('mix jobs: a mix request enqueues its job, an outcome removes it', () =
         type: 'MixSessionCreated',
         data: { sessionId: 's1', ownerId: 'u1', name: 'Demo mix', mixingStyle: 'POP', sampleRate: 44100 },
       }),
-      log.record(stream, { type: 'MixTrackAdded', data: track('a') }),
-      log.record(stream, { type: 'MixTrackAdded', data: track('b') }),
+      log.record(stream, { type: 'MixTrackAdded', data: file('a') }),
+      log.record(stream, { type: 'MixTrackAdded', data: file('b') }),
       log.record(stream, { type: 'MixTrackSettingsChanged', data: { trackId: 'b', settings: lead } }),
       log.record(stream, { type: 'MixRequested', data: { jobId: 'j1' } }),
     ];
     const { enqueued, handle } = reaction(history);
     await handle(history.at(-1)!);
     expect(enqueued.map((job) => [job._id, job.userId, job.payload])).toEqual([
-      ['j1', 'u1', { style: 'POP', sampleRate: 44100, tracks: [track('a'), { ...track('b'), settings: lead }] }],
+      ['j1', 'u1', { style: 'POP', sampleRate: 44100, tracks: [file('a'), { ...file('b'), settings: lead }] }],
     ]);
   });
 
