@@ -8,7 +8,6 @@ import { TrackReadyMailer } from './application/email/ready-mailer';
 import { SendEmailController } from './application/email/send-email';
 import { GetTrackController } from './application/get-track/get-track.controller';
 import { GetTrackStatusController } from './application/get-track-status/get-track-status.controller';
-import { TrackJobHandler } from './application/jobs/track-job-handler';
 import { TrackJobs } from './application/jobs/track-jobs';
 import { ListLibraryController } from './application/list-library/list-library.controller';
 import { ListTracksController } from './application/list-tracks/list-tracks.controller';
@@ -49,7 +48,6 @@ export class AudioModule {
         OwnedTracks,
         UploadService,
         TrackJobs,
-        TrackJobHandler,
         FilesCleanup,
         TrackRealtime,
         ProvisionDemoTrackHandler,

@@ -1,4 +1,5 @@
 import {
+  CANCELLED_ERROR,
   processingStatus,
   resultStatus,
   statusOnUnlock,
@@ -78,11 +79,7 @@ export const tracksProjection = defineProjection<TrackEvent, TrackDocument>({
       case 'ProcessingFailed':
         return { ...next, status: 'FAILED', error: { code: event.data.code, message: event.data.message } };
       case 'ProcessingCancelled':
-        return {
-          ...next,
-          status: 'CANCELLED',
-          error: { code: 'PROCESSING.CANCELLED', message: 'Processing was cancelled.' },
-        };
+        return { ...next, status: 'CANCELLED', error: { ...CANCELLED_ERROR } };
       case 'TrackUnlocked':
         return { ...next, unlocked: true, status: statusOnUnlock(current.service, current.status) };
       case 'MasterReady':

@@ -26,3 +26,6 @@ export function statusOnUnlock<Status extends TrackStatus | null>(
 export function processingStatus(service: TrackService): TrackStatus {
   return service === 'STEM_SEPARATION' ? 'STEMS_PROCESSING' : 'PROCESSING';
 }
+
+/** What a job the user cancelled shows (its error on the track and in `track.status`), told apart from a failure. */
+export const CANCELLED_ERROR = { code: 'PROCESSING.CANCELLED', message: 'Processing was cancelled.' } as const;

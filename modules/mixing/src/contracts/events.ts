@@ -32,7 +32,24 @@ export type MixTrackSettingsChanged = DomainEvent<
   { trackId: string; settings: MixTrackSettings }
 >;
 export type MixTrackRemoved = DomainEvent<'MixTrackRemoved', { trackId: string; fileKey: string }>;
-export type MixRequested = DomainEvent<'MixRequested', { jobId: string }>;
+/** A session's style, rate and tracks (with their settings), as the mix is made from them. */
+export interface MixedSession {
+  mixingStyle: string;
+  sampleRate: 44100 | 48000;
+  tracks: Array<MixTrackFile & { settings: MixTrackSettings }>;
+}
+
+export type MixRequested = DomainEvent<
+  'MixRequested',
+  {
+    jobId: string;
+    /**
+     * The session as it stood when the mix was asked for, so the reaction that enqueues the job needs nothing else.
+     * Recorded since 2026-12-01; for an event recorded before, the reaction folds the session's stream up to it.
+     */
+    session?: MixedSession;
+  }
+>;
 export type MixStarted = DomainEvent<'MixStarted', { jobId: string; workerId: string; attempt: number }>;
 export type MixReady = DomainEvent<
   'MixReady',

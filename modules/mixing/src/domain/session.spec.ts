@@ -1,33 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
 import { DeciderSpecification } from '@kora/kernel/testing';
-import type { MixEvent, MixTrackAdded, MixTrackFile, MixTrackSettings } from '../contracts/events';
+import { file, settings } from '../__fixtures__/session';
+import type { MixEvent, MixTrackAdded, MixTrackSettings } from '../contracts/events';
 import { MAX_ATTEMPTS, MAX_TRACKS, MixError, type SessionCommand, sessionDecider } from './session';
 
 const given = DeciderSpecification.for(sessionDecider);
-
-const settings: MixTrackSettings = {
-  instrumentGroup: 'lead_vocal',
-  presenceSetting: 'NORMAL',
-  panPreference: 'NO_PREFERENCE',
-  reverbPreference: 'NONE',
-};
-const file = (trackId: string): MixTrackFile & { settings: MixTrackSettings } => ({
-  trackId,
-  filename: `${trackId}.wav`,
-  fileKey: `mix/s1/${trackId}.wav`,
-  fileSize: 1_000_000,
-  durationSec: 30,
-  sampleRate: 44_100,
-  channels: 2,
-  settings,
-});
 
 const created: MixEvent = {
   type: 'MixSessionCreated',
   data: { sessionId: 's1', ownerId: 'u1', name: 'Demo mix', mixingStyle: 'POP', sampleRate: 44100 },
 };
 const added = (trackId: string): MixTrackAdded => ({ type: 'MixTrackAdded', data: file(trackId) });
-const requested: MixEvent = { type: 'MixRequested', data: { jobId: 'j1' } };
+const requestedAs = (jobId: string): MixEvent => ({
+  type: 'MixRequested',
+  data: { jobId, session: { mixingStyle: 'POP', sampleRate: 44100, tracks: [file('a'), file('b')] } },
+});
+const requested = requestedAs('j1');
 const started = (attempt: number): MixEvent => ({
   type: 'MixStarted',
   data: { jobId: 'j1', workerId: 'w', attempt },
@@ -163,8 +151,33 @@ describe('removing a track', () => {
 });
 
 describe('requesting a mix', () => {
-  it('asks for a mix of two tracks or more', () => {
+  it('asks for a mix of two tracks or more, with the session it mixes', () => {
     given(mixable).when({ type: 'RequestMix', jobId: 'j1' }).then([requested]);
+  });
+
+  it('carries the session as it stands: its changed style and rate, each track with its latest settings', () => {
+    const lead = { ...settings, presenceSetting: 'LEAD' as const };
+    given([
+      ...mixable,
+      { type: 'MixSessionChanged', data: { mixingStyle: 'HIP_HOP', sampleRate: 48000 } },
+      { type: 'MixTrackSettingsChanged', data: { trackId: 'a', settings: lead } },
+      added('c'),
+      { type: 'MixTrackRemoved', data: { trackId: 'b', fileKey: 'mix/s1/b.wav' } },
+    ])
+      .when({ type: 'RequestMix', jobId: 'j1' })
+      .then([
+        {
+          type: 'MixRequested',
+          data: {
+            jobId: 'j1',
+            session: {
+              mixingStyle: 'HIP_HOP',
+              sampleRate: 48000,
+              tracks: [{ ...file('a'), settings: lead }, file('c')],
+            },
+          },
+        },
+      ]);
   });
 
   it('refuses fewer than two tracks', () => {
@@ -187,7 +200,7 @@ describe('requesting a mix', () => {
   it('asks again after a failed mix', () => {
     given([...mixing, { type: 'MixFailed', data: { jobId: 'j1', code: 'ENGINE.FAILED', message: 'x' } }])
       .when({ type: 'RequestMix', jobId: 'j2' })
-      .then([{ type: 'MixRequested', data: { jobId: 'j2' } }]);
+      .then([requestedAs('j2')]);
   });
 
   it('refuses a session that does not exist', () => {

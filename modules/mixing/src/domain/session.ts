@@ -174,7 +174,19 @@ function decide(command: SessionCommand, state: SessionState): MixEvent[] {
           min: MIN_TRACKS,
         });
       }
-      return [{ type: 'MixRequested', data: { jobId: command.jobId } }];
+      return [
+        {
+          type: 'MixRequested',
+          data: {
+            jobId: command.jobId,
+            session: {
+              mixingStyle: state.mixingStyle,
+              sampleRate: state.sampleRate,
+              tracks: [...state.tracks.values()],
+            },
+          },
+        },
+      ];
     case 'StartMix':
       requireJob(state, command.jobId);
       if (state.attempt >= MAX_ATTEMPTS) {

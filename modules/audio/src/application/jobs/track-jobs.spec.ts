@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { EventStore, RecordedEvent } from '@kora/kernel';
-import type { JobDoc, JobQueue, ProcessorRegistry } from '@kora/kernel/nest';
-import { eventLog } from '@kora/kernel/testing';
+import type { RecordedEvent } from '@kora/kernel';
+import { eventLog, jobRequestsKit } from '@kora/kernel/testing';
 import type { TrackEvent, TrackUploaded } from '../../contracts/events';
 import { trackStream } from '../../contracts/streams';
 import { TRACK_JOB, TrackJobs } from './track-jobs';
@@ -24,24 +23,10 @@ const upload: TrackUploaded['data'] = {
 
 /** The reaction with a queue that records, and a log that holds `stored` (or refuses to be read, when null). */
 function reaction(stored: RecordedEvent<TrackEvent>[] | null) {
-  const enqueued: JobDoc[] = [];
-  const removed: string[] = [];
-  let handle!: (event: RecordedEvent) => Promise<void>;
-  const queue = {
-    enqueue: async (job: JobDoc) => void enqueued.push(job),
-    removeFor: async (subject: string) => void removed.push(subject),
-  } as unknown as JobQueue;
-  const events = {
-    readStream: async () => {
-      if (stored === null) throw new Error('the reaction read the stream');
-      return stored;
-    },
-  } as unknown as EventStore;
-  const registry = {
-    register: (processor: { handle: typeof handle }) => (handle = processor.handle),
-  } as unknown as ProcessorRegistry;
-  new TrackJobs(queue, events, registry).onModuleInit();
-  return { enqueued, removed, handle: (event: RecordedEvent<TrackEvent>) => handle(event as RecordedEvent) };
+  const kit = jobRequestsKit(stored);
+  const unused = undefined as never; // what only running a job needs
+  new TrackJobs(...kit.ports, unused, unused, unused, unused, unused).onModuleInit();
+  return kit;
 }
 
 describe('track jobs: a processing request enqueues its job, an outcome removes it', () => {

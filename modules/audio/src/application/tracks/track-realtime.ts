@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { type RecordedEvent, streamId } from '@kora/kernel';
 import { type RealtimeMessage, RealtimeRegistry } from '@kora/kernel/nest';
-import { processingStatus, resultStatus } from '../../contracts/status';
+import { CANCELLED_ERROR, processingStatus, resultStatus } from '../../contracts/status';
 import type { TrackEvent, TrackStatus } from '../../contracts/events';
 
 /**
@@ -38,7 +38,7 @@ export class TrackRealtime implements OnModuleInit {
 
 /**
  * The one shape of a `track.status` message (docs/api.md), for a recorded change (here) and for a running job's
- * estimates between them (`track-job-handler.ts`, with the time left).
+ * estimates between them (`track-jobs.ts`, with the time left).
  */
 export function trackStatusMessage(
   userId: string,
@@ -75,7 +75,7 @@ function statusOf(
     case 'ProcessingFailed':
       return { status: 'FAILED', progress: null, error: event.data.message };
     case 'ProcessingCancelled':
-      return { status: 'CANCELLED', progress: null, error: 'Processing was cancelled.' };
+      return { status: 'CANCELLED', progress: null, error: CANCELLED_ERROR.message };
     case 'MasterReady':
       return { status: resultStatus(event.data.service, true), progress: 1, error: null };
     case 'TrackDeleted':

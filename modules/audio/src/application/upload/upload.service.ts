@@ -128,7 +128,7 @@ export class UploadService implements OnModuleInit {
       });
     } catch (error) {
       await this.blobs.deletePrefix(`tracks/${trackId}`).catch(() => undefined);
-      throw unreadable(error);
+      throw error;
     } finally {
       await Promise.all(claimed.map((upload) => upload.discard()));
     }
@@ -167,7 +167,7 @@ export class UploadService implements OnModuleInit {
       });
     } catch (error) {
       await this.blobs.deletePrefix(`tracks/${trackId}`).catch(() => undefined);
-      throw unreadable(error);
+      throw error;
     }
   }
 
@@ -195,7 +195,7 @@ export class UploadService implements OnModuleInit {
       });
     } catch (error) {
       await this.blobs.deletePrefix(`tracks/${trackId}`).catch(() => undefined);
-      throw unreadable(error);
+      throw error;
     }
   }
 
@@ -206,6 +206,10 @@ export class UploadService implements OnModuleInit {
     if (inProgress > 0) throw new AlreadyProcessingError();
   }
 
+  /**
+   * Probes the stored file (and the reference) and records the upload. The engine is met only here, so its errors are
+   * mapped to the upload's refusals here, once; the callers only remove the stored files of a refused upload.
+   */
   private async record(
     userId: string,
     trackId: string,

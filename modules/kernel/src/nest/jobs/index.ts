@@ -1,2 +1,3 @@
 export * from './job-queue';
+export * from './job-requests';
 export * from './job-runner';

@@ -6,12 +6,15 @@ import {
   type JobContext,
   type JobDoc,
   type JobHandler,
+  type JobRequests,
+  jobRequestsProcessor,
   JobQueue,
   JobRunner,
+  type NewJob,
   ProcessorRegistry,
   RealtimeRegistry,
 } from '@kora/kernel/nest';
-import type { MixEvent, MixTrackFile, MixTrackSettings } from '../../contracts/events';
+import type { MixedSession, MixEvent, MixRequested, MixTrackFile, MixTrackSettings } from '../../contracts/events';
 import { sessionDecider } from '../../domain/session';
 import { MixCommands } from '../mix-commands';
 
@@ -22,8 +25,6 @@ interface MixJobPayload {
   sampleRate: 44100 | 48000;
   tracks: Array<MixTrackFile & { settings: MixTrackSettings }>;
 }
-
-const FINISHED = ['MixReady', 'MixFailed', 'MixCancelled'] as const;
 
 /** Runs a path-taking function with every blob available as a local file. */
 async function withLocalFiles<R>(
@@ -37,60 +38,64 @@ async function withLocalFiles<R>(
 }
 
 /**
- * Mixing jobs: enqueued when a mix is requested (with the session's tracks and settings at that moment), run by the
- * engine's mixer in a worker thread; the results go under `mixes/{sessionId}/result/`.
+ * Mixing jobs: enqueued when a mix is requested (with the session's tracks and settings the request carries), run by
+ * the engine's mixer in a worker thread; the results go under `mixes/{sessionId}/result/`.
  */
 @Injectable()
-export class MixJobs implements JobHandler, OnModuleInit {
+export class MixJobs implements JobHandler, JobRequests, OnModuleInit {
   readonly kind = MIX_JOB;
+  readonly processor = 'mix-jobs';
+  readonly requestedBy = 'MixRequested';
+  readonly finishedBy = ['MixReady', 'MixFailed', 'MixCancelled'];
   readonly cancelledBy = ['MixCancelled'];
 
   constructor(
     private readonly queue: JobQueue,
-    private readonly runner: JobRunner,
     private readonly registry: ProcessorRegistry,
-    private readonly realtime: RealtimeRegistry,
-    private readonly mixes: MixCommands,
     private readonly events: EventStore,
+    private readonly runner: JobRunner,
+    private readonly mixes: MixCommands,
     private readonly blobs: BlobStore,
     private readonly contexts: CommandContexts,
+    private readonly realtime: RealtimeRegistry,
   ) {}
 
   onModuleInit(): void {
     this.runner.register(this);
-    this.registry.register({
-      name: 'mix-jobs',
-      handles: ['MixRequested', ...FINISHED],
-      handle: (event) => this.track(event as RecordedEvent<MixEvent>),
-    });
+    this.registry.register(jobRequestsProcessor(this.queue, this));
   }
 
   subjectOf(event: RecordedEvent): string {
     return streamId(event.streamName);
   }
 
-  private async track(event: RecordedEvent<MixEvent>): Promise<void> {
-    const sessionId = streamId(event.streamName);
-    if (event.type !== 'MixRequested') {
-      await this.queue.removeFor(sessionId);
-      return;
-    }
-    // The session as it stood when the mix was asked for, from its own stream (the read model may lag behind).
-    const history = await this.events.readStream<MixEvent>(event.streamName, { maxCount: event.revision + 1 });
-    const session = history.reduce(sessionDecider.evolve, sessionDecider.initialState());
-    if (!session.exists || session.jobId !== event.data.jobId) return;
-    await this.queue.enqueue({
+  async jobFor(recorded: RecordedEvent): Promise<NewJob | null> {
+    const event = recorded as RecordedEvent<MixRequested>;
+    const session = event.data.session ?? (await this.sessionOf(event));
+    if (!session) return null;
+    return {
       _id: event.data.jobId,
       kind: MIX_JOB,
-      subject: sessionId,
+      subject: streamId(event.streamName),
       userId: event.metadata.userId,
       payload: {
         style: session.mixingStyle,
         sampleRate: session.sampleRate,
-        tracks: [...session.tracks.values()],
+        tracks: session.tracks,
       } satisfies MixJobPayload,
       enqueuedAt: event.metadata.occurredAt,
-    });
+    };
+  }
+
+  /**
+   * The session of a request recorded before requests carried it: folded from its own stream up to the request (the
+   * read model may lag behind); null when that stream no longer waits for this job.
+   */
+  private async sessionOf(event: RecordedEvent<MixRequested>): Promise<MixedSession | null> {
+    const history = await this.events.readStream<MixEvent>(event.streamName, { maxCount: event.revision + 1 });
+    const session = history.reduce(sessionDecider.evolve, sessionDecider.initialState());
+    if (!session.exists || session.jobId !== event.data.jobId) return null;
+    return { mixingStyle: session.mixingStyle, sampleRate: session.sampleRate, tracks: [...session.tracks.values()] };
   }
 
   async run(doc: JobDoc, { signal, workDir, workerId, niceness }: JobContext): Promise<void> {
