@@ -5,9 +5,11 @@
 // so on two cores they take the time of the longest instead of their sum.
 //
 // A script written `background:<name>` runs at the lowest CPU priority (nice 19, inherited by everything it starts):
-// it takes only the time the others leave idle. `npm run test:suite` runs the smoke on the other Node lines so beside
-// the fault suite, whose servers wait (on stalled bodies, restarts, leases) about half the time, and whose bounds on
-// latency must not feel the smoke's installs and builds.
+// it takes only the time the others leave idle. `npm run test:suite` runs the static checks and the smoke on the other
+// Node lines so beside Jest and the fault suite, whose tests wait (on servers, ffmpeg, stalled bodies, restarts,
+// leases) a good part of the time, and whose bounds on time must not feel the installs and builds. When a single
+// script runs in the foreground, its output streams as it comes (a CI log then shows how far Jest got); the
+// background scripts' outputs are still held and printed whole.
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 
@@ -23,6 +25,8 @@ const npm = cli && /\.[cm]?js$/.test(cli) ? [process.execPath, cli] : ['npm'];
 /** The niceness of a `background:` script: the lowest priority, so it never delays the others' work. */
 const BACKGROUND_NICE = 19;
 
+const foreground = scripts.filter((named) => !named.startsWith('background:')).length;
+
 const results = await Promise.all(
   scripts
     .map((named) => [named.replace(/^background:/, ''), named.startsWith('background:')])
@@ -30,7 +34,10 @@ const results = await Promise.all(
       ([script, background]) =>
         new Promise((resolve) => {
           const started = Date.now();
-          const child = spawn(npm[0], [...npm.slice(1), 'run', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+          const streamed = !background && foreground === 1;
+          const child = spawn(npm[0], [...npm.slice(1), 'run', script], {
+            stdio: ['ignore', streamed ? 'inherit' : 'pipe', streamed ? 'inherit' : 'pipe'],
+          });
           const output = [];
           if (background) {
             try {
@@ -39,8 +46,8 @@ const results = await Promise.all(
               output.push(Buffer.from(`parallel: ${script} left at normal priority (${error.message})\n`));
             }
           }
-          child.stdout.on('data', (chunk) => output.push(chunk));
-          child.stderr.on('data', (chunk) => output.push(chunk));
+          child.stdout?.on('data', (chunk) => output.push(chunk));
+          child.stderr?.on('data', (chunk) => output.push(chunk));
           child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
           child.on('close', (code, signal) => {
             const status = code ?? (signal ? 1 : 0);
