@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { GetTrack, type TrackDocument } from '@kora/audio/contracts';
-import { CodedError, ValidationFailedError } from '@kora/kernel';
+import { GetTrack, type TrackDocument, TrackNotFoundError } from '@kora/audio/contracts';
+import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import type { NotificationKind } from '../../contracts/events';
 import { NotificationCommands } from '../notification-commands';
@@ -14,15 +14,6 @@ export const ACKNOWLEDGE_FIELD_CODES = {
 } as const;
 
 const ACKNOWLEDGEABLE: readonly NotificationKind[] = ['PREVIEW_READY', 'MASTER_READY', 'STEMS_READY'];
-
-/** Only the user's own tracks have results to acknowledge: another's, or none, is not found (as on every route). */
-class TrackNotFoundError extends CodedError {
-  readonly code = 'TRACKS.NOT_FOUND';
-  readonly kind = 'not_found';
-  constructor() {
-    super('Track not found');
-  }
-}
 
 @ApiTags('notifications')
 @ApiBearerAuth()
@@ -55,6 +46,7 @@ export class AcknowledgeResultController {
     const track = await this.queries.execute<GetTrack, TrackDocument | null>(
       new GetTrack(user.userId, body.trackId as string),
     );
+    // Only the user's own tracks have results to acknowledge: another's, or none, is not found (as on every route).
     if (!track) throw new TrackNotFoundError();
     // The bell list does not show acknowledgements (its projection skips them): nothing to wait for.
     const result = await this.notifications.execute(
