@@ -71,9 +71,6 @@ export class UploadLengthRequiredError extends UploadRejectedError {
 
 export class UploadOffsetRequiredError extends UploadRejectedError {
   readonly code = 'UPLOAD.OFFSET_REQUIRED';
-  constructor(message: string) {
-    super(message);
-  }
 }
 
 export class UploadPastLengthError extends UploadRejectedError {

@@ -76,9 +76,6 @@ export class PlanNotPurchasableError extends BillingError {
 export class PlanMismatchError extends BillingError {
   readonly code = 'BILLING.PLAN_MISMATCH';
   readonly kind = 'invalid';
-  constructor(message: string) {
-    super(message);
-  }
 }
 
 export class ServiceMismatchError extends BillingError {
@@ -92,9 +89,6 @@ export class ServiceMismatchError extends BillingError {
 export class CurrencyNotSupportedError extends BillingError {
   readonly code = 'BILLING.CURRENCY_NOT_SUPPORTED';
   readonly kind = 'invalid';
-  constructor(message: string) {
-    super(message);
-  }
 }
 
 export class AmountMismatchError extends BillingError {
@@ -182,9 +176,6 @@ export class PaymentUnderReviewError extends BillingError {
 export class AlreadyPaidError extends BillingError {
   readonly code = 'BILLING.ALREADY_PAID';
   readonly kind = 'conflict';
-  constructor(message: string) {
-    super(message);
-  }
 }
 
 // Providers.

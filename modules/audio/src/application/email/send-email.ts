@@ -31,6 +31,7 @@ import { stripTags } from '../tracks/track-view';
 import { resultMail } from './result-mail';
 import { needsUnlock, offeredDownloads, STEMS_ZIP } from './result-links';
 import { stemsZipEntries, zipBlobs, zipLength } from './stems-zip';
+import type { FieldCode } from '@kora/contracts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
@@ -38,7 +39,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 export const EMAIL_FIELD_CODES = {
   invalidAddress: 'EMAIL.INVALID_ADDRESS',
   trackRequired: 'EMAIL.TRACK_REQUIRED',
-} as const;
+} as const satisfies Record<string, FieldCode>;
 /** How long an e-mailed link works. */
 export const LINK_DAYS = 7;
 /**

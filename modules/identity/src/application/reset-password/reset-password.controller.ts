@@ -16,10 +16,14 @@ import { PersonalData } from '../accounts/personal-data';
 import { AfterResponse } from '../accounts/after-response';
 import { DecidesOnAccountState } from '../accounts/active-account.guard';
 import { TooManyResetsError } from '../../domain/errors';
+import type { FieldCode } from '@kora/contracts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 /** The code put in `fields` for an address that cannot be one. */
-export const RESET_PASSWORD_FIELD_CODES = { invalidEmail: 'AUTH.INVALID_EMAIL' } as const;
+export const RESET_PASSWORD_FIELD_CODES = { invalidEmail: 'AUTH.INVALID_EMAIL' } as const satisfies Record<
+  string,
+  FieldCode
+>;
 const RESET_PER_ADDRESS = { limit: 10, windowSeconds: 60 * 60 };
 
 export const RESET_MESSAGES: Record<Language, string> = {

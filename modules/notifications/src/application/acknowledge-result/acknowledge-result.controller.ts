@@ -6,12 +6,13 @@ import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import type { NotificationKind } from '../../contracts/events';
 import { NotificationCommands } from '../notification-commands';
+import type { FieldCode } from '@kora/contracts';
 
 /** The codes `acknowledge` puts in `fields` (`MODULE.PROBLEM`, docs/api.md). */
 export const ACKNOWLEDGE_FIELD_CODES = {
   trackIdRequired: 'NOTIFICATIONS.TRACK_ID_REQUIRED',
   invalidType: 'NOTIFICATIONS.INVALID_TYPE',
-} as const;
+} as const satisfies Record<string, FieldCode>;
 
 const ACKNOWLEDGEABLE: readonly NotificationKind[] = ['PREVIEW_READY', 'MASTER_READY', 'STEMS_READY'];
 
