@@ -3,5 +3,6 @@
  * the web client imports it (and nothing else of the server). Plain types and constants only, no framework.
  */
 export * from './errors';
+export * from './mixes';
 export * from './mixing';
 export * from './tracks';

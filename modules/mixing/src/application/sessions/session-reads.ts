@@ -3,8 +3,9 @@ import { QueryBus } from '@nestjs/cqrs';
 import { BlobStore } from '@kora/kernel';
 import type { AuthenticatedUser } from '@kora/kernel/nest';
 import { GetMixSession, GetMixTrack, type MixSessionDocument, type MixTrackDocument } from '../../contracts/queries';
+import type { MixerDecisions } from '@kora/contracts';
 import { MixTrackNotFoundError, SessionNotFoundError } from '../../domain/errors';
-import { type MixerDecisions, mixerDecisions } from './mix-views';
+import { mixerDecisions } from './mix-views';
 
 /** What the session routes read: the user's own session (another user's is as absent as none) and the mixer's report. */
 @Injectable()
