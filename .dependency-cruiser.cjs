@@ -43,6 +43,18 @@ module.exports = {
       to: { path: ['node_modules/@nestjs/', 'node_modules/express', 'node_modules/(@fastify/|fastify)'] },
     },
     {
+      name: 'contracts-are-plain',
+      comment:
+        'modules/contracts (@kora/contracts) is what the server and the web client both speak: plain types and ' +
+        'constants, no package, no other workspace but the audio engine’s vocabulary (its types and error codes).',
+      severity: 'error',
+      from: { path: '^modules/contracts/' },
+      to: {
+        path: ['node_modules/', '^(backend|projections|web)/', '^modules/(?!contracts/)'],
+        pathNot: ['^modules/audio-engine/src/(types|errors)\\.ts$'],
+      },
+    },
+    {
       name: 'modules-only-through-contracts',
       comment: 'A module may use another only through its index (Nest module, commands) or its contracts/.',
       severity: 'error',
@@ -54,6 +66,8 @@ module.exports = {
           '^modules/kernel/',
           '^modules/[^/]+/src/index\\.ts$',
           '^modules/[^/]+/src/contracts/',
+          // The engine's vocabulary, its package's `./types` and `./errors` entries (for @kora/contracts).
+          '^modules/audio-engine/src/(types|errors)\\.ts$',
         ],
       },
     },
@@ -84,10 +98,12 @@ module.exports = {
     },
     {
       name: 'web-is-a-client',
-      comment: 'The web client talks to the server over HTTP and Socket.IO only.',
+      comment:
+        'The web client talks to the server over HTTP and Socket.IO only, in the words of @kora/contracts: ' +
+        'that package is the one thing of the server side it imports.',
       severity: 'error',
       from: { path: '^web/' },
-      to: { path: '^(backend|modules|projections)/' },
+      to: { path: '^(backend|modules|projections)/', pathNot: '^modules/contracts/src/index\\.ts$' },
     },
     {
       name: 'web-features-are-independent',

@@ -8,9 +8,8 @@ import {
   type ResumableUpload,
   ResumableUploads,
   TUS_VERSION,
-  UploadRejectedError,
 } from '@kora/kernel/nest';
-import { CodedError } from '@kora/kernel';
+import { CodedError, UploadLengthRequiredError, UploadOffsetRequiredError } from '@kora/kernel';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const EXTENSIONS = 'creation,termination,expiration';
@@ -21,10 +20,14 @@ function header(request: FastifyRequest, name: string): string | undefined {
 }
 
 /** A header that must hold a whole number of bytes. */
-function bytes(request: FastifyRequest, name: string, code: string): number {
+function bytes(
+  request: FastifyRequest,
+  name: string,
+  Missing: typeof UploadLengthRequiredError | typeof UploadOffsetRequiredError,
+): number {
   const value = header(request, name);
   if (value === undefined || !/^\d{1,15}$/.test(value)) {
-    throw new UploadRejectedError(code, `The ${name} header must say a number of bytes.`);
+    throw new Missing(`The ${name} header must say a number of bytes.`);
   }
   return Number(value);
 }
@@ -69,9 +72,9 @@ export class ResumableUploadsController {
   ): Promise<void> {
     this.protocol(request, reply);
     if (header(request, 'upload-defer-length') !== undefined) {
-      throw new UploadRejectedError('UPLOAD.LENGTH_REQUIRED', 'Say the file’s length in bytes.');
+      throw new UploadLengthRequiredError();
     }
-    const length = bytes(request, 'upload-length', 'UPLOAD.LENGTH_REQUIRED');
+    const length = bytes(request, 'upload-length', UploadLengthRequiredError);
     const upload = await this.uploads.create(
       user.userId,
       length,
@@ -123,7 +126,7 @@ export class ResumableUploadsController {
         415,
       );
     }
-    const offset = bytes(request, 'upload-offset', 'UPLOAD.OFFSET_REQUIRED');
+    const offset = bytes(request, 'upload-offset', UploadOffsetRequiredError);
     const upload = await this.uploads.append(user.userId, id, offset, request.raw);
     // A connection that dropped, or that a newer request took over, has nobody to answer.
     if (request.raw.socket?.destroyed !== false) return;

@@ -37,6 +37,14 @@ describe('architecture boundaries', () => {
     'projections/src/p.ts':
       "import { secret } from '../../modules/billing/src/internal/secret';\nexport const p = secret;\n",
     'web/src/w.ts': "import { main } from '../../backend/src/main';\nexport const w = main;\n",
+    'web/src/speaks.ts': "import { codes } from '../../modules/contracts/src/index';\nexport const s = codes;\n",
+    'web/src/reaches.ts':
+      "import { CreditSpent } from '../../modules/billing/src/contracts/events';\nexport const r = CreditSpent;\n",
+    'modules/contracts/src/index.ts':
+      "import { STYLES } from '../../audio-engine/src/types';\nexport const codes = [STYLES];\n",
+    'modules/contracts/src/framework.ts':
+      "import { Injectable } from '@nestjs/common';\nimport { kernel } from '../../kernel/src/index';\nexport const f = [Injectable, kernel];\n",
+    'modules/audio-engine/src/types.ts': 'export const STYLES = 1;\n',
     'web/src/features/library/components/Button.tsx': 'export const Button = 1;\n',
     'web/src/features/studio/model/rules.ts': 'export const rules = 1;\n',
     'web/src/features/studio/components/Page.tsx':
@@ -111,7 +119,19 @@ describe('architecture boundaries', () => {
     expect(violations('backend-uses-public-entries')).toEqual([
       'backend/src/main.ts -> modules/billing/src/internal/secret.ts',
     ]);
-    expect(violations('web-is-a-client')).toEqual(['web/src/w.ts -> backend/src/main.ts']);
+    expect(violations('web-is-a-client')).toEqual([
+      'web/src/reaches.ts -> modules/billing/src/contracts/events.ts',
+      'web/src/w.ts -> backend/src/main.ts',
+    ]);
+  });
+
+  it('lets the web client import the contracts package, which stays plain', () => {
+    expect(report.filter((v) => v.from === 'web/src/speaks.ts')).toEqual([]);
+    expect(report.filter((v) => v.from === 'modules/contracts/src/index.ts')).toEqual([]);
+    expect(violations('contracts-are-plain')).toEqual([
+      expect.stringMatching(/^modules\/contracts\/src\/framework\.ts -> .*@nestjs/),
+      'modules/contracts/src/framework.ts -> modules/kernel/src/index.ts',
+    ]);
   });
 
   it('keeps each web feature to itself, and lets the app compose them', () => {

@@ -1,3 +1,5 @@
+import type { ErrorCode, KernelErrorCode } from '@kora/contracts';
+
 /**
  * What kind of refusal an error is, in the domain's words. The HTTP edge (`backend/src/http/error.filter.ts`) turns
  * a kind into a status in one table; nothing below it knows about HTTP.
@@ -25,10 +27,12 @@ export type ErrorKind =
 
 /**
  * Errors with a stable code (`MODULE.PROBLEM`) and a kind: the HTTP layer maps the kind to a status in one place,
- * and the web client maps the code to a translation key in one table (`web/src/lib/error-codes.ts`).
+ * and the web client maps the code to a translation key in one table (`web/src/lib/error-codes.ts`). One class per
+ * code, in its module's `domain/errors.ts`, on the module's base (`BillingError`...) whose `Code` is the module's
+ * codes as `@kora/contracts` lists them, so a code the server sends is a code the client's table is typed against.
  */
-export abstract class CodedError extends Error {
-  abstract readonly code: string;
+export abstract class CodedError<Code extends string = string> extends Error {
+  abstract readonly code: Code;
   abstract readonly kind: ErrorKind;
   /** Extra, client-safe facts (field names, limits). Never personal data. */
   readonly details: Record<string, unknown> | undefined;
@@ -41,7 +45,7 @@ export abstract class CodedError extends Error {
 }
 
 /** Validation failure at the edge; `fields` maps a field name to its error code. */
-export class ValidationFailedError extends CodedError {
+export class ValidationFailedError extends CodedError<KernelErrorCode> {
   readonly code = 'VALIDATION.FAILED';
   readonly kind = 'invalid';
   constructor(
@@ -52,17 +56,17 @@ export class ValidationFailedError extends CodedError {
   }
 }
 
-export class NotFoundError extends CodedError {
-  readonly code: string;
+export class NotFoundError extends CodedError<ErrorCode> {
+  readonly code: ErrorCode;
   readonly kind = 'not_found';
-  constructor(what: string, code = 'RESOURCE.NOT_FOUND') {
+  constructor(what: string, code: ErrorCode = 'RESOURCE.NOT_FOUND') {
     super(`${what} not found`);
     this.code = code;
   }
 }
 
 /** The state changed since it was read and the command cannot be retried safely. */
-export class ConcurrencyConflictError extends CodedError {
+export class ConcurrencyConflictError extends CodedError<KernelErrorCode> {
   readonly code = 'CONCURRENCY.CONFLICT';
   readonly kind = 'conflict';
 }
@@ -71,7 +75,7 @@ export class ConcurrencyConflictError extends CodedError {
  * The disk (or the blob store) has no room left: the write was refused and whatever it had written was removed.
  * Its own kind (507 on HTTP) so clients and operators tell it from a bug.
  */
-export class StorageFullError extends CodedError {
+export class StorageFullError extends CodedError<KernelErrorCode> {
   readonly code = 'STORAGE.FULL';
   readonly kind = 'storage_full';
   constructor(message = 'The server is out of storage space. Please try again later.') {

@@ -1,4 +1,5 @@
 import { CodedError } from './errors';
+import type { KernelErrorCode } from '@kora/contracts';
 import type { DomainEvent, EventToAppend, RecordedEvent } from './events';
 import type { Notifier } from './notifier';
 import { pullSubscription } from './pull-subscription';
@@ -26,7 +27,7 @@ export interface ReadStreamOptions {
 }
 
 /** Thrown when the expected revision does not match the stream: a conflict (409 on HTTP). */
-export class WrongExpectedRevisionError extends CodedError {
+export class WrongExpectedRevisionError extends CodedError<KernelErrorCode> {
   readonly code = 'EVENTSTORE.WRONG_EXPECTED_REVISION';
   readonly kind = 'conflict';
   constructor(

@@ -1,6 +1,7 @@
 export * from './events';
 export * from './streams';
 export * from './errors';
+export * from './upload-errors';
 export * from './event-store';
 export * from './read-store';
 export * from './notifier';

@@ -1,27 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { ERROR_CODES, FIELD_CODES, type FieldCode } from '@kora/contracts';
 import { resources } from '../locales/resources';
 import { ERROR_KEYS, type ErrorPlace, errorKey, errorKeyFor, fieldCode, PLACES } from './error-codes';
 
-/** The server's sources, read as text (the client never imports them): the codes it can send. */
-const SERVER = join(__dirname, '..', '..', '..', 'modules');
-
-/** Each server source file (specs and tests left out) as its name and text. */
-function serverSources(dir = SERVER): Array<{ name: string; text: string }> {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (name === 'node_modules' || name === 'dist' || name === 'test') return [];
-    if (statSync(path).isDirectory()) return serverSources(path);
-    return /\.ts$/.test(name) && !/\.spec\.ts$/.test(name) ? [{ name, text: readFileSync(path, 'utf8') }] : [];
-  });
-}
-
-function serverCodes(): Set<string> {
-  return new Set(
-    serverSources().flatMap(({ text }) => [...text.matchAll(/['`]([A-Z]+\.[A-Z_]+)['`]/g)].map((m) => m[1]!)),
-  );
-}
+// The codes the server can send are `@kora/contracts`' lists, which the server's errors are typed against and
+// `ERROR_KEYS` too: a code the server does not send, or a key without its English or French text, fails the type
+// check (`npm run typecheck`) before any test runs.
 
 function translation(language: 'en' | 'fr', place: ErrorPlace, key: string): unknown {
   const [ns, path] = /^[a-z]+:/.test(key) ? key.split(':') : [PLACES[place], key];
@@ -34,10 +18,10 @@ describe('the error table', () => {
     expect(Object.keys(ERROR_KEYS).filter((code) => !/^[A-Z]+\.[A-Z_]+$/.test(code))).toEqual([]);
   });
 
-  it('lists only codes the server sends (a renamed code fails here, not in front of a user)', () => {
-    const sent = serverCodes();
-    expect(sent.size).toBeGreaterThan(50);
-    expect(Object.keys(ERROR_KEYS).filter((code) => !sent.has(code))).toEqual([]);
+  it('lists codes the contracts declare (the type check says so; this is its runtime twin)', () => {
+    const declared = new Set<string>([...Object.values(ERROR_CODES).flat(), ...Object.values(FIELD_CODES).flat()]);
+    expect(declared.size).toBeGreaterThan(50);
+    expect(Object.keys(ERROR_KEYS).filter((code) => !declared.has(code) && !code.startsWith('ENGINE.'))).toEqual([]);
   });
 
   it('gives keys that exist in English and French', () => {
@@ -64,30 +48,8 @@ describe('the error table', () => {
   });
 });
 
-/**
- * The per-field codes the server can send (`fields` of a 400 VALIDATION.FAILED), read from its sources: the
- * `*_FIELD_CODES` constants and the codes written inline into a `ValidationFailedError({ field: 'CODE' })`.
- */
-function serverFieldCodes(): { codes: Set<string>; keys: string[] } {
-  const codes = new Set<string>();
-  const keys: string[] = [];
-  for (const { name, text } of serverSources()) {
-    for (const [block] of text.matchAll(/export const [A-Z_]*FIELD_CODES = \{[^}]*\}/g)) {
-      for (const match of block.matchAll(/'([A-Z]+\.[A-Z_]+)'/g)) codes.add(match[1]!);
-    }
-    for (const match of text.matchAll(/ValidationFailedError\(\s*\{\s*[\w'.]+:\s*'([^']+)'/g)) {
-      if (/^[A-Z]+\.[A-Z_]+$/.test(match[1]!)) codes.add(match[1]!);
-      else keys.push(`${name}: ${match[1]}`);
-    }
-    for (const match of text.matchAll(/fields(?:\.\w+|\[[^\]]+\])\s*=\s*['`]([^'`]+)['`]/g)) {
-      keys.push(`${name}: ${match[1]}`);
-    }
-  }
-  return { codes, keys };
-}
-
 /** Where the client shows each per-field code: the place that reads that field of the answer. */
-const FIELD_CODES_SHOWN: Partial<Record<ErrorPlace, string[]>> = {
+const FIELD_CODES_SHOWN = {
   profile: [
     'PROFILE.FIRST_NAME_REQUIRED',
     'PROFILE.LAST_NAME_REQUIRED',
@@ -101,7 +63,7 @@ const FIELD_CODES_SHOWN: Partial<Record<ErrorPlace, string[]>> = {
   mixingCreate: ['MIXING.NAME_REQUIRED'],
   deactivate: ['ACCOUNT.CONFIRMATION_REQUIRED'],
   resultEmail: ['EMAIL.INVALID_ADDRESS'],
-};
+} as const satisfies Partial<Record<ErrorPlace, readonly FieldCode[]>>;
 
 /**
  * Per-field codes no screen reads: the client only sends valid values there, and the screen shows its own fallback
@@ -130,22 +92,24 @@ const FIELD_CODES_NOT_SHOWN = [
   'BILLING.TRACK_REQUIRED',
   'BILLING.UNLOCK_METHOD_REQUIRED',
   'BILLING.PACK_REQUIRED',
-];
+] as const satisfies readonly FieldCode[];
+
+/** Every per-field code is listed above: a code the contracts add fails the type check here, named. */
+type Unlisted = Exclude<
+  FieldCode,
+  (typeof FIELD_CODES_SHOWN)[keyof typeof FIELD_CODES_SHOWN][number] | (typeof FIELD_CODES_NOT_SHOWN)[number]
+>;
+const everyFieldCodeListed: [Unlisted] extends [never] ? true : Unlisted = true;
 
 describe('the per-field codes', () => {
-  it('are codes, never the client’s translation keys', () => {
-    const { codes, keys } = serverFieldCodes();
-    expect(codes.size).toBeGreaterThan(20);
-    expect(keys).toEqual([]);
-  });
-
   it('are each either shown by a place or listed as shown by none (a new server code fails here)', () => {
-    const listed = [...Object.values(FIELD_CODES_SHOWN).flat(), ...FIELD_CODES_NOT_SHOWN];
-    expect([...serverFieldCodes().codes].sort()).toEqual([...listed].sort());
+    const listed: string[] = [...Object.values(FIELD_CODES_SHOWN).flat(), ...FIELD_CODES_NOT_SHOWN];
+    expect(everyFieldCodeListed).toBe(true);
+    expect([...Object.values(FIELD_CODES).flat()].sort()).toEqual(listed.sort());
   });
 
   it('have a row for the place that shows them', () => {
-    const missing = Object.entries(FIELD_CODES_SHOWN).flatMap(([place, codes]) =>
+    const missing = Object.entries(FIELD_CODES_SHOWN).flatMap(([place, codes]: [string, readonly string[]]) =>
       codes.filter((code) => errorKeyFor(place as ErrorPlace, code) === undefined).map((code) => `${place} ${code}`),
     );
     expect(missing).toEqual([]);

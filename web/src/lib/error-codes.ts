@@ -1,3 +1,5 @@
+import type { ErrorCode, FailureCode, FieldCode } from '@kora/contracts';
+import type { resources } from '../locales/resources';
 import type { ApiErrorBody } from './api';
 
 /**
@@ -33,13 +35,35 @@ export const PLACES = {
 
 export type ErrorPlace = keyof typeof PLACES;
 
-const INVALID_CHOICE = { uploadBanner: 'upload.errors.invalidChoice' };
-const LIBRARY_FORMAT = 'library.media.errors.format';
-const NOT_COMPLETED = { payment: 'payment:errors.notCompleted' };
-const engine = (problem: string) => ({ jobFailure: `failures.${problem}` });
-const profile = (problem: string) => ({ profile: `account.profile.errors.${problem}` });
+/** The dotted paths to the texts of a namespace's tree (`upload.errors.fileSizeMax`). */
+type Leaves<Tree> = {
+  [Key in keyof Tree & string]: Tree[Key] extends string ? Key : `${Key}.${Leaves<Tree[Key]>}`;
+}[keyof Tree & string];
+type Namespace = keyof (typeof resources)['en'] & keyof (typeof resources)['fr'];
+/** A key of `namespace` that has a text in English and in French. */
+type TranslatedKey<Name extends Namespace> = Leaves<(typeof resources)['en'][Name]> &
+  Leaves<(typeof resources)['fr'][Name]>;
+/** A key with its namespace (`payment:errors.currency`), translated in both languages. */
+type QualifiedKey = { [Name in Namespace]: `${Name}:${TranslatedKey<Name>}` }[Namespace];
+/** What a place may show: a key of its own namespace (`PLACES`) or a qualified one, translated in both languages. */
+type PlaceKey<Place extends ErrorPlace> = TranslatedKey<(typeof PLACES)[Place]> | QualifiedKey;
+/** One code's keys, per place that shows it. */
+type Row = { readonly [Place in ErrorPlace]?: PlaceKey<Place> };
+/**
+ * What the server can send (`@kora/contracts`): an answer's code, a per-field code, a failed job's code. A code the
+ * server does not send, or a key without its English or French text, fails the type check.
+ */
+export type ServerCode = ErrorCode | FieldCode | FailureCode;
 
-export const ERROR_KEYS: Readonly<Record<string, Partial<Record<ErrorPlace, string>>>> = {
+const INVALID_CHOICE = { uploadBanner: 'upload.errors.invalidChoice' } as const;
+const LIBRARY_FORMAT = 'library.media.errors.format';
+const NOT_COMPLETED = { payment: 'payment:errors.notCompleted' } as const;
+const engine = <Problem extends string>(problem: Problem) => ({ jobFailure: `failures.${problem}` as const });
+const profile = <Problem extends string>(problem: Problem) => ({
+  profile: `account.profile.errors.${problem}` as const,
+});
+
+export const ERROR_KEYS: { readonly [Code in ServerCode]?: Row } = {
   'UPLOAD.FILE_SIZE_MIN': {
     uploadFile: 'upload.errors.fileSizeMin',
     library: 'library.media.errors.fileSizeMin',
@@ -111,7 +135,7 @@ export const ERROR_KEYS: Readonly<Record<string, Partial<Record<ErrorPlace, stri
 
 /** The key `place` shows for a server code, if the table has one. */
 export function errorKeyFor(place: ErrorPlace, code: string | null | undefined): string | undefined {
-  return code && Object.hasOwn(ERROR_KEYS, code) ? ERROR_KEYS[code]![place] : undefined;
+  return code && Object.hasOwn(ERROR_KEYS, code) ? ERROR_KEYS[code as ServerCode]![place] : undefined;
 }
 
 /** The code an error answer gives for one field: its entry in `fields`, else the answer's own code. */

@@ -4,3 +4,4 @@ export * from './status';
 export * from './commands';
 export * from './files';
 export * from './streams';
+export * from './errors';

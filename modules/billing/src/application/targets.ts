@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { GetTrack, type TrackDocument } from '@kora/audio/contracts';
+import { GetTrack, type TrackDocument, TrackNotFoundError } from '@kora/audio/contracts';
 import { GetMixSession, type MixSessionDocument } from '@kora/mixing/contracts';
-import { NotFoundError } from '@kora/kernel';
 import type { BillingService } from '../contracts/events';
 
 /** What a purchase unlocks: a processed track, or a mix session (AI_MIXING). */
@@ -20,7 +19,7 @@ export interface UnlockTarget {
 
 const READY_STATUSES = ['PREVIEW_READY', 'STEMS_READY', 'MASTER_READY', 'COMPLETED'];
 
-export const targetNotFound = (): NotFoundError => new NotFoundError('Track', 'TRACKS.NOT_FOUND');
+export const targetNotFound = (): TrackNotFoundError => new TrackNotFoundError();
 
 /** Finds the user's track or mix session by id through the owners' queries; another user's is as absent as none. */
 @Injectable()

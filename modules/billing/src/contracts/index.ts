@@ -1,3 +1,4 @@
 export * from './events';
 export * from './queries';
 export * from './streams';
+export * from './errors';

@@ -1,6 +1,6 @@
 import type { Decider } from '@kora/kernel';
 import type { BillingCycle, BillingService, CreditEvent, Money, PackService } from '../contracts/events';
-import { BillingError, insufficientCredits, packNotFound, packNotRenewing } from './errors';
+import { InsufficientCreditsError, PackNotFoundError, PackNotRenewingError } from './errors';
 
 export interface Pack {
   packId: string;
@@ -129,7 +129,7 @@ export function decideCredits(command: CreditsCommand, state: CreditsState): Cre
       const pack = [...state.packs.values()]
         .filter((candidate) => candidate.service === command.service && usable(candidate, command.now))
         .sort((a, b) => a.endDate.localeCompare(b.endDate) || a.packId.localeCompare(b.packId))[0];
-      if (!pack) throw insufficientCredits();
+      if (!pack) throw new InsufficientCreditsError();
       return [
         {
           type: 'CreditSpent',
@@ -149,8 +149,8 @@ export function decideCredits(command: CreditsCommand, state: CreditsState): Cre
     }
     case 'CancelRenewal': {
       const pack = state.packs.get(command.packId);
-      if (!pack || pack.endDate <= command.now) throw packNotFound();
-      if (!packRenews(pack)) throw packNotRenewing();
+      if (!pack || pack.endDate <= command.now) throw new PackNotFoundError();
+      if (!packRenews(pack)) throw new PackNotRenewingError();
       return pack.renewalCancelled ? [] : [{ type: 'PackRenewalCancelled', data: { packIds: [pack.packId] } }];
     }
     case 'ExpireCredits': {
@@ -169,7 +169,7 @@ export function decideCredits(command: CreditsCommand, state: CreditsState): Cre
     }
     case 'RevokeCredits': {
       const pack = state.packs.get(command.paymentId);
-      if (!pack) throw new BillingError('BILLING.PACK_NOT_FOUND', 'This payment granted no pack.', 'not_found');
+      if (!pack) throw new PackNotFoundError('This payment granted no pack.');
       // Nothing left to take back (revoked at an earlier refund of the payment, spent, expired): nothing to record.
       if (left(pack) <= 0) return [];
       const data = { packId: pack.packId, paymentId: command.paymentId, service: pack.service, credits: left(pack) };

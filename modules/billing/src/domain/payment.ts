@@ -7,7 +7,13 @@ import type {
   PaymentIntentCreated,
   PaymentStatus,
 } from '../contracts/events';
-import { BillingError, paymentNotFound } from './errors';
+import {
+  AlreadyPaidError,
+  NoAnomalyError,
+  NotRefundableError,
+  PaymentNotFoundError,
+  RefundExceedsCaptureError,
+} from './errors';
 
 /**
  * How long PayPal lets a payer approve an order: an order still unapproved after it has expired at PayPal, and
@@ -150,7 +156,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
   if (command.type === 'CreateIntent') {
     return state.intent ? [] : [{ type: 'PaymentIntentCreated', data: command.intent }];
   }
-  if (!state.intent) throw paymentNotFound();
+  if (!state.intent) throw new PaymentNotFoundError();
   switch (command.type) {
     case 'RecordCapture': {
       // A second report of the same money changes nothing.
@@ -184,7 +190,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
     case 'ResolveAnomaly': {
       const anomaly = state.anomalies.get(command.captureId);
       if (!anomaly) {
-        throw new BillingError('BILLING.NO_ANOMALY', 'This payment has no anomaly with this capture id.', 'not_found');
+        throw new NoAnomalyError();
       }
       if (anomaly.resolved) return [];
       const resolved: PaymentEvent = {
@@ -198,11 +204,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
       };
       if (command.resolution === 'refund') return [resolved];
       if (state.status === 'paid' || state.status === 'refunded') {
-        throw new BillingError(
-          'BILLING.ALREADY_PAID',
-          'This payment is already granted: refund this money at the provider instead.',
-          'conflict',
-        );
+        throw new AlreadyPaidError('This payment is already granted: refund this money at the provider instead.');
       }
       return [
         resolved,
@@ -218,14 +220,14 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
         : [];
     case 'Cancel':
       if (state.status === 'paid' || state.status === 'refunded') {
-        throw new BillingError('BILLING.ALREADY_PAID', 'This payment is already complete.', 'conflict');
+        throw new AlreadyPaidError('This payment is already complete.');
       }
       return state.status === 'pending' ? [{ type: 'PaymentCancelled', data: { by: command.by } }] : [];
     case 'Expire':
       return state.status === 'pending' ? [{ type: 'PaymentExpired', data: {} }] : [];
     case 'Refund': {
       if (state.status !== 'paid' && state.status !== 'refunded') {
-        throw new BillingError('BILLING.NOT_REFUNDABLE', 'Only a paid payment can be refunded.', 'conflict');
+        throw new NotRefundableError();
       }
       // The same refund reported again (a webhook delivered twice, the command run again with its id) is one refund.
       if (state.refundIds.has(command.refundId)) return [];
@@ -234,12 +236,11 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
       if (!command.amount && left <= 0) return []; // refunded in full already: nothing is left to give back
       const amount = command.amount ?? { amount: left, currency: captured.currency };
       if (amount.currency !== captured.currency || amount.amount > left) {
-        throw new BillingError(
-          'BILLING.REFUND_EXCEEDS_CAPTURE',
-          'Refunds cannot give back more than the payment captured, nor in another currency.',
-          'conflict',
-          { captured, refunded: { amount: state.refunded, currency: captured.currency }, refund: amount },
-        );
+        throw new RefundExceedsCaptureError({
+          captured,
+          refunded: { amount: state.refunded, currency: captured.currency },
+          refund: amount,
+        });
       }
       return [
         {

@@ -1,6 +1,10 @@
+import type { IdentityErrorCode } from '@kora/contracts';
 import { CodedError } from '@kora/kernel';
 
-export class AccountNotFoundError extends CodedError {
+/** A refusal of the identity module: one class per code below. */
+export abstract class IdentityError extends CodedError<IdentityErrorCode> {}
+
+export class AccountNotFoundError extends IdentityError {
   readonly code = 'ACCOUNT.NOT_FOUND';
   readonly kind = 'not_found';
   constructor() {
@@ -8,7 +12,7 @@ export class AccountNotFoundError extends CodedError {
   }
 }
 
-export class AccountDeactivatedError extends CodedError {
+export class AccountDeactivatedError extends IdentityError {
   readonly code = 'ACCOUNT.DEACTIVATED';
   readonly kind = 'forbidden';
   constructor() {
@@ -16,7 +20,7 @@ export class AccountDeactivatedError extends CodedError {
   }
 }
 
-export class AccountDeletedError extends CodedError {
+export class AccountDeletedError extends IdentityError {
   readonly code = 'ACCOUNT.DELETED';
   readonly kind = 'gone';
   constructor() {
@@ -24,10 +28,19 @@ export class AccountDeletedError extends CodedError {
   }
 }
 
-export class PurgeNotDueError extends CodedError {
+export class PurgeNotDueError extends IdentityError {
   readonly code = 'ACCOUNT.PURGE_NOT_DUE';
   readonly kind = 'conflict';
   constructor() {
     super('The account can still be restored: it is not due for deletion yet.');
+  }
+}
+
+/** Password resets asked for one address too often (`RESET_PER_ADDRESS`). */
+export class TooManyResetsError extends IdentityError {
+  readonly code = 'AUTH.TOO_MANY_REQUESTS';
+  readonly kind = 'too_many_requests';
+  constructor(minutes: number) {
+    super(`Too many requests. Try again in ${minutes} minutes.`);
   }
 }

@@ -10,6 +10,7 @@ import {
   PROFILE_TYPES,
   type ProfileType,
 } from '../contracts/events';
+import type { FieldCode } from '@kora/contracts';
 
 /**
  * The spec's validation rules, enforced on the server (the client's checks are a convenience). Each failure is an
@@ -28,14 +29,14 @@ export const PROFILE_FIELD_CODES = {
   invalidPostalCode: 'PROFILE.INVALID_POSTAL_CODE',
   invalidCountry: 'PROFILE.INVALID_COUNTRY',
   invalidProfileType: 'PROFILE.INVALID_PROFILE_TYPE',
-} as const;
+} as const satisfies Record<string, FieldCode>;
 
 /** The codes `validatePreferences` (and the language endpoint) put in `fields`. */
 export const PREFERENCES_FIELD_CODES = {
   invalidLanguage: 'PREFERENCES.INVALID_LANGUAGE',
   invalidCurrency: 'PREFERENCES.INVALID_CURRENCY',
   invalidNotificationSettings: 'PREFERENCES.INVALID_NOTIFICATION_SETTINGS',
-} as const;
+} as const satisfies Record<string, FieldCode>;
 
 /** Optional +, a first digit 1 to 9, then 1 to 14 more digits (E.164 without separators). */
 export const PHONE = /^\+?[1-9]\d{1,14}$/;

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { DeciderSpecification } from '@kora/kernel/testing';
 import { file, settings } from '../__fixtures__/session';
 import type { MixEvent, MixTrackAdded, MixTrackSettings } from '../contracts/events';
-import { MAX_ATTEMPTS, MAX_TRACKS, MixError, type SessionCommand, sessionDecider } from './session';
+import { MixError } from './errors';
+import { MAX_ATTEMPTS, MAX_TRACKS, type SessionCommand, sessionDecider } from './session';
 
 const given = DeciderSpecification.for(sessionDecider);
 

@@ -1,23 +1,18 @@
-import { CodedError, type Decider, type ErrorKind } from '@kora/kernel';
+import type { Decider } from '@kora/kernel';
 import type { MixEvent, MixSessionStatus, MixTrackFile, MixTrackSettings } from '../contracts/events';
+import {
+  MixBusyError,
+  MixTrackNotFoundError,
+  NoFilesError,
+  SessionNotFoundError,
+  StaleMixJobError,
+  TooFewTracksError,
+  TooManyTracksError,
+} from './errors';
 
 export const MAX_TRACKS = 5;
 export const MIN_TRACKS = 2;
 export const MAX_ATTEMPTS = 3;
-
-export class MixError extends CodedError {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly kind: ErrorKind = 'invalid',
-    details?: Record<string, unknown>,
-  ) {
-    super(message, details);
-  }
-}
-
-export const sessionNotFound = (): MixError =>
-  new MixError('MIXING.SESSION_NOT_FOUND', 'Mixing session not found', 'not_found');
 
 export interface SessionState {
   exists: boolean;
@@ -118,20 +113,18 @@ function evolve(state: SessionState, event: MixEvent): SessionState {
 }
 
 function requireSession(state: SessionState): void {
-  if (!state.exists) throw sessionNotFound();
+  if (!state.exists) throw new SessionNotFoundError();
 }
 
 /** Changing a session's tracks or settings while its mix renders would mix something else than asked. */
 function requireEditable(state: SessionState): void {
   requireSession(state);
-  if (state.status === 'PROCESSING')
-    throw new MixError('MIXING.BUSY', 'The mix is being made: wait or cancel it first.', 'conflict');
+  if (state.status === 'PROCESSING') throw new MixBusyError();
 }
 
 function requireJob(state: SessionState, jobId: string): void {
   requireSession(state);
-  if (state.status !== 'PROCESSING' || state.jobId !== jobId)
-    throw new MixError('MIXING.STALE_JOB', 'The session no longer waits for this mix.', 'conflict');
+  if (state.status !== 'PROCESSING' || state.jobId !== jobId) throw new StaleMixJobError();
 }
 
 function decide(command: SessionCommand, state: SessionState): MixEvent[] {
@@ -148,31 +141,26 @@ function decide(command: SessionCommand, state: SessionState): MixEvent[] {
       ];
     case 'AddTracks':
       requireEditable(state);
-      if (command.tracks.length === 0) throw new MixError('MIXING.NO_FILES', 'No files provided for upload');
+      if (command.tracks.length === 0) throw new NoFilesError();
       if (state.tracks.size + command.tracks.length > MAX_TRACKS) {
-        throw new MixError('MIXING.MAXIMUM_FILES', `A mix takes at most ${MAX_TRACKS} files.`, 'invalid', {
-          max: MAX_TRACKS,
-        });
+        throw new TooManyTracksError(MAX_TRACKS);
       }
       return command.tracks.map((track) => ({ type: 'MixTrackAdded' as const, data: track }));
     case 'ChangeTrackSettings':
       requireEditable(state);
-      if (!state.tracks.has(command.trackId))
-        throw new MixError('MIXING.TRACK_NOT_FOUND', 'Track not found', 'not_found');
+      if (!state.tracks.has(command.trackId)) throw new MixTrackNotFoundError();
       return [{ type: 'MixTrackSettingsChanged', data: { trackId: command.trackId, settings: command.settings } }];
     case 'RemoveTrack': {
       requireEditable(state);
       const track = state.tracks.get(command.trackId);
-      if (!track) throw new MixError('MIXING.TRACK_NOT_FOUND', 'Track not found', 'not_found');
+      if (!track) throw new MixTrackNotFoundError();
       return [{ type: 'MixTrackRemoved', data: { trackId: track.trackId, fileKey: track.fileKey } }];
     }
     case 'RequestMix':
       requireSession(state);
       if (state.status === 'PROCESSING' || state.status === 'COMPLETED') return [];
       if (state.tracks.size < MIN_TRACKS) {
-        throw new MixError('MIXING.MINIMUM_FILES', `A mix needs at least ${MIN_TRACKS} files.`, 'invalid', {
-          min: MIN_TRACKS,
-        });
+        throw new TooFewTracksError(MIN_TRACKS);
       }
       return [
         {

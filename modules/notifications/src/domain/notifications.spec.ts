@@ -1,7 +1,8 @@
 import { describe, it } from '@jest/globals';
 import { DeciderSpecification } from '@kora/kernel/testing';
 import type { NotificationEvent } from '../contracts/events';
-import { inboxDecider, NotificationNotFoundError } from './notifications';
+import { NotificationNotFoundError } from './errors';
+import { inboxDecider } from './notifications';
 
 const given = DeciderSpecification.for(inboxDecider);
 

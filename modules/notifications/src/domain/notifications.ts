@@ -1,13 +1,6 @@
-import { CodedError, type Decider } from '@kora/kernel';
+import type { Decider } from '@kora/kernel';
 import type { NotificationEvent, NotificationKind } from '../contracts/events';
-
-export class NotificationNotFoundError extends CodedError {
-  readonly code = 'NOTIFICATIONS.NOT_FOUND';
-  readonly kind = 'not_found';
-  constructor() {
-    super('Notification not found');
-  }
-}
+import { NotificationNotFoundError } from './errors';
 
 /** What decisions need: which notifications exist and are read, and what was acknowledged. */
 export interface InboxState {

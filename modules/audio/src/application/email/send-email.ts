@@ -6,7 +6,6 @@ import {
   BlobStore,
   CLOCK,
   type Clock,
-  CodedError,
   Mailer,
   PersonalDataVault,
   RateLimiter,
@@ -19,13 +18,20 @@ import { type AuthenticatedUser, CommandContexts, CurrentUser, Public, sendBlob 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { GetTrack, type TrackDocument } from '../../contracts/queries';
-import { ResultNotReadyError, TrackLockedError, TrackNotFoundError } from '../../domain/errors';
+import {
+  LinkExpiredError,
+  ResultNotReadyError,
+  ShareLimitError,
+  TrackLockedError,
+  TrackNotFoundError,
+} from '../../domain/errors';
 import { AUDIO_OPTIONS, type AudioOptions } from '../audio-options';
 import { TrackCommands } from '../track-commands';
 import { stripTags } from '../tracks/track-view';
 import { resultMail } from './result-mail';
 import { needsUnlock, offeredDownloads, STEMS_ZIP } from './result-links';
 import { stemsZipEntries, zipBlobs, zipLength } from './stems-zip';
+import type { FieldCode } from '@kora/contracts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
@@ -33,7 +39,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 export const EMAIL_FIELD_CODES = {
   invalidAddress: 'EMAIL.INVALID_ADDRESS',
   trackRequired: 'EMAIL.TRACK_REQUIRED',
-} as const;
+} as const satisfies Record<string, FieldCode>;
 /** How long an e-mailed link works. */
 export const LINK_DAYS = 7;
 /**
@@ -41,25 +47,6 @@ export const LINK_DAYS = 7;
  * collaborator, too few to make the server a mailer for strangers. The account's own address has no such limit.
  */
 export const SHARES_PER_DAY = { limit: 5, windowSeconds: 24 * 60 * 60 };
-
-class ShareLimitError extends CodedError {
-  readonly code = 'EMAIL.DAILY_LIMIT';
-  readonly kind = 'too_many_requests';
-  constructor(retryAfterSeconds: number) {
-    super(
-      `You can send results to ${SHARES_PER_DAY.limit} other addresses a day. Send it to your own address, or try again later.`,
-      { retryAfterSeconds },
-    );
-  }
-}
-
-class LinkExpiredError extends CodedError {
-  readonly code = 'TRACKS.LINK_EXPIRED';
-  readonly kind = 'gone';
-  constructor() {
-    super('This download link has expired. Ask for the e-mail again.');
-  }
-}
 
 interface LinkClaims {
   /** Track id. */
@@ -127,7 +114,7 @@ export class SendEmailController {
     }
     if (!(await this.isOwnAddress(user.userId, recipient))) {
       const wait = await this.shares.hit(`result-mail:${user.userId}`, SHARES_PER_DAY);
-      if (wait > 0) throw new ShareLimitError(wait);
+      if (wait > 0) throw new ShareLimitError(SHARES_PER_DAY.limit, wait);
     }
     const now = this.clock.now();
     const expires = new Date(now.getTime() + LINK_DAYS * 24 * 60 * 60 * 1000);

@@ -2,7 +2,8 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { OwnedTracks } from '../tracks/owned-tracks';
-import { type TrackView, trackView } from '../tracks/track-view';
+import type { Track } from '@kora/contracts';
+import { trackView } from '../tracks/track-view';
 
 @ApiTags('audio')
 @ApiBearerAuth()
@@ -12,7 +13,7 @@ export class GetTrackController {
 
   @Get('track/:id')
   @ApiOperation({ operationId: 'TracksController_get', summary: 'One track' })
-  async get(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<TrackView> {
+  async get(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Track> {
     return trackView(await this.tracks.owned(user, id));
   }
 }

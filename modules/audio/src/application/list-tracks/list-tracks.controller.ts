@@ -1,6 +1,7 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { RecentPage } from '@kora/contracts';
 import { ProjectionRunner, ReadStore } from '@kora/kernel';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { ListRecentMixes, type RecentMixes } from '@kora/mixing/contracts';
@@ -110,7 +111,8 @@ export class ListTracksController {
         )
       : { tracks: [], totalCount: 0 };
     const items = recentPage(result.tracks.map(trackView), window.skip, mixes.sessions.map(mixCardView), from, to);
-    const body = JSON.stringify({ tracks: items, totalCount: result.totalCount + mixes.totalCount, page, limit });
+    const answer: RecentPage = { tracks: items, totalCount: result.totalCount + mixes.totalCount, page, limit };
+    const body = JSON.stringify(answer);
     if (this.pages.size >= PAGE_CACHE_LIMIT) this.pages.delete(this.pages.keys().next().value!);
     this.pages.set(key, { version, body });
     return body;

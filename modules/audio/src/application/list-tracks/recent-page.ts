@@ -1,29 +1,9 @@
+import type { MixCard } from '@kora/contracts';
 import type { MixSessionDocument } from '@kora/mixing/contracts';
 import { stripTags } from '../tracks/track-view';
 
-/**
- * A mixing session as a card of the recent tracks list: its name, how many tracks it mixes, its status, whether it
- * is paid for. It opens at the studio's `?mix={id}` address.
- */
-export interface MixCardView {
-  kind: 'mix';
-  id: string;
-  service: 'AI_MIXING';
-  name: string;
-  /** The name again, under the field the list shows and searches for tracks. */
-  filename: string;
-  trackCount: number;
-  status: string;
-  error: string | null;
-  errorCode: string | null;
-  unlocked: boolean;
-  isDemo: false;
-  mixingStyle: string;
-  sampleRate: number;
-  createdAt: string;
-}
-
-export function mixCardView(doc: MixSessionDocument): MixCardView {
+/** A mixing session as a card of the recent tracks list (`MixCard` of the contracts). */
+export function mixCardView(doc: MixSessionDocument): MixCard {
   const name = stripTags(doc.name);
   return {
     kind: 'mix',

@@ -2,7 +2,7 @@ import { Body, Controller, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { MASTERING_INTENSITIES, MASTERING_TARGETS, TRACK_SERVICES, type TrackService } from '../../contracts/events';
-import type { TrackView } from '../tracks/track-view';
+import type { Track } from '@kora/contracts';
 import { UploadService } from '../upload/upload.service';
 
 /**
@@ -45,7 +45,7 @@ export class ReprocessTrackController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
     @Body() body: unknown,
-  ): Promise<TrackView & { service: TrackService }> {
+  ): Promise<Track & { service: TrackService }> {
     return this.uploads.reprocess(user.userId, id, body);
   }
 }

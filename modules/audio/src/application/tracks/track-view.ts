@@ -1,46 +1,14 @@
 import { ORIGINAL_WAV, stemPreviewType } from '../../contracts/files';
 import type { TrackDocument } from '../../contracts/queries';
+import type { StreamUrls, Track } from '@kora/contracts';
 
 /** Strips every HTML tag from a name before it is shown (names are stored exactly as given). */
 export function stripTags(text: string): string {
   return text.replace(/<[^>]*>?/g, '').trim();
 }
 
-export interface StreamUrls {
-  original: string;
-  preview: string | null;
-  master: string | null;
-  stems: Record<string, string>;
-}
-
-/** A track as the client sees it (the spec's track/work entity). */
-export interface TrackView {
-  id: string;
-  audioId: string;
-  filename: string;
-  format: string;
-  service: string;
-  mode: string | null;
-  preset: string | null;
-  status: string;
-  error: string | null;
-  errorCode: string | null;
-  progress: number;
-  createdAt: string;
-  isDemo: boolean;
-  isVideo: boolean;
-  unlocked: boolean;
-  creditsCost: number;
-  fileSize: number;
-  durationSec: number;
-  originalUrl: string;
-  previewUrl: string | null;
-  masterUrl: string | null;
-  stems: Record<string, string>;
-  streamUrls: StreamUrls;
-}
-
-export function trackView(doc: TrackDocument): TrackView {
+/** A track as the client sees it (the spec's track/work entity, `Track` of the contracts). */
+export function trackView(doc: TrackDocument): Track {
   const stream = (type: string): string => `/api/audio/track/${doc._id}/stream/${type}`;
   const stems = stemUrls(doc, stream);
   const preview = doc.files.preview ? stream('preview') : null;

@@ -1,7 +1,5 @@
 import { EngineError, type ProbeResult, sniffHead } from '@kora/audio-engine';
-import { UploadRejectedError } from '@kora/kernel/nest';
-
-export { UploadRejectedError };
+import { DamagedFileError, FileTooLargeError, FileTooSmallError } from '@kora/kernel';
 import {
   ENHANCEMENT_PRESETS,
   type EnhancementPreset,
@@ -14,6 +12,19 @@ import {
   TRACK_SERVICES,
   type TrackService,
 } from '../../contracts/events';
+import {
+  AudioFormatError,
+  InvalidIntensityError,
+  InvalidModeError,
+  InvalidPresetError,
+  InvalidReferenceError,
+  InvalidServiceError,
+  InvalidTargetError,
+  NoSoundInVideoError,
+  SampleRateError,
+  TooLongError,
+  VideoFormatError,
+} from '../../domain/errors';
 
 const MB = 1024 * 1024;
 
@@ -60,15 +71,13 @@ function checkAudioShape(
 ): void {
   const rate = probe.sampleRate;
   if (rate === null || rate < SAMPLE_RATES.min || rate > SAMPLE_RATES.max) {
-    throw new UploadRejectedError(
-      code === 'UPLOAD' ? 'UPLOAD.SAMPLE_RATE' : 'UPLOAD.INVALID_REFERENCE',
+    throw new (code === 'UPLOAD' ? SampleRateError : InvalidReferenceError)(
       `The audio's sample rate must be between ${SAMPLE_RATES.min / 1000} and ${SAMPLE_RATES.max / 1000} kHz.`,
       { minHz: SAMPLE_RATES.min, maxHz: SAMPLE_RATES.max },
     );
   }
   if (probe.audioDurationSec !== null && probe.audioDurationSec > maxSec) {
-    throw new UploadRejectedError(
-      code === 'UPLOAD' ? 'UPLOAD.TOO_LONG' : 'UPLOAD.INVALID_REFERENCE',
+    throw new (code === 'UPLOAD' ? TooLongError : InvalidReferenceError)(
       `The recording is too long (at most ${maxSec / 60} minutes).`,
       { limitMinutes: maxSec / 60 },
     );
@@ -91,32 +100,29 @@ export interface UploadChoice {
 export function uploadChoice(fields: Record<string, string>, hasReference = false): UploadChoice {
   const service = fields.service as TrackService;
   if (!TRACK_SERVICES.includes(service)) {
-    throw new UploadRejectedError('UPLOAD.INVALID_SERVICE', 'Choose mastering, stem separation or enhancement.');
+    throw new InvalidServiceError();
   }
   let preset: EnhancementPreset | null = null;
   let mode: StemMode | null = null;
   if (service === 'AUDIO_ENHANCEMENT') {
     preset = (fields.preset || 'audio') as EnhancementPreset;
-    if (!ENHANCEMENT_PRESETS.includes(preset))
-      throw new UploadRejectedError('UPLOAD.INVALID_PRESET', 'Unknown enhancement preset.');
+    if (!ENHANCEMENT_PRESETS.includes(preset)) throw new InvalidPresetError();
   }
   if (service === 'STEM_SEPARATION') {
     mode = (fields.mode || 'vocals') as StemMode;
-    if (!STEM_MODES.includes(mode)) throw new UploadRejectedError('UPLOAD.INVALID_MODE', 'Unknown stem mode.');
+    if (!STEM_MODES.includes(mode)) throw new InvalidModeError();
   }
   let intensity: MasteringIntensity | null = null;
   let target: MasteringTarget | null = null;
   if (service === 'AI_MASTERING') {
     intensity = (fields.intensity || 'medium') as MasteringIntensity;
-    if (!MASTERING_INTENSITIES.includes(intensity))
-      throw new UploadRejectedError('UPLOAD.INVALID_INTENSITY', 'Choose a low, medium or high intensity.');
+    if (!MASTERING_INTENSITIES.includes(intensity)) throw new InvalidIntensityError();
     if (fields.target || !hasReference) {
       target = (fields.target || 'streaming') as MasteringTarget;
-      if (!MASTERING_TARGETS.includes(target))
-        throw new UploadRejectedError('UPLOAD.INVALID_TARGET', 'Choose a loudness target: streaming, apple or club.');
+      if (!MASTERING_TARGETS.includes(target)) throw new InvalidTargetError();
     }
   } else if (hasReference) {
-    throw new UploadRejectedError('UPLOAD.INVALID_REFERENCE', 'Only mastering takes a reference track.');
+    throw new InvalidReferenceError('Only mastering takes a reference track.');
   }
   return { service, preset, mode, intensity, target };
 }
@@ -125,17 +131,12 @@ export function checkSize(service: TrackService, size: number): void {
   const { min, max } = SIZE_LIMITS[service];
   if (size < min) {
     const limitMb = min / MB;
-    throw new UploadRejectedError('UPLOAD.FILE_SIZE_MIN', `The file is too small (at least ${formatMb(limitMb)} MB).`, {
+    throw new FileTooSmallError(`The file is too small (at least ${formatMb(limitMb)} MB).`, {
       limitMb,
     });
   }
   if (size > max) {
-    throw new UploadRejectedError(
-      'UPLOAD.FILE_SIZE_MAX',
-      `The file is too large (at most ${max / MB} MB).`,
-      { limitMb: max / MB },
-      'too_large',
-    );
+    throw new FileTooLargeError(`The file is too large (at most ${max / MB} MB).`, { limitMb: max / MB }, 'too_large');
   }
 }
 
@@ -147,26 +148,23 @@ function formatMb(mb: number): string {
  * A file cut short (a WAV whose data is shorter than its header declares, an MP4 without its index): it is the
  * right kind of file, but damaged, and saying "choose a WAV or MP3" would send its owner looking for the wrong fault.
  */
-export function damagedFile(): UploadRejectedError {
-  return new UploadRejectedError(
-    'UPLOAD.DAMAGED_FILE',
+export function damagedFile(): DamagedFileError {
+  return new DamagedFileError(
     'This file is damaged or incomplete (it may have been cut short while copying or downloading). Export or copy it again, then upload it.',
   );
 }
 
 /** Not the kind of file the choice takes: a video for the video preset, else WAV or MP3 audio. */
-export function wrongFormat(video: boolean): UploadRejectedError {
-  return video
-    ? new UploadRejectedError('UPLOAD.INVALID_VIDEO_FORMAT', 'Choose an MP4, MPEG, MOV or M4V video.')
-    : new UploadRejectedError('UPLOAD.AUDIO_FORMAT', 'Choose a WAV or MP3 audio file.');
+export function wrongFormat(video: boolean): VideoFormatError | AudioFormatError {
+  return video ? new VideoFormatError() : new AudioFormatError();
 }
 
-export function noSoundInVideo(): UploadRejectedError {
-  return new UploadRejectedError('UPLOAD.NO_AUDIO_TRACK', 'This video has no sound to enhance.');
+export function noSoundInVideo(): NoSoundInVideoError {
+  return new NoSoundInVideoError();
 }
 
-export function invalidReference(): UploadRejectedError {
-  return new UploadRejectedError('UPLOAD.INVALID_REFERENCE', 'The reference must be a WAV or MP3 audio file.');
+export function invalidReference(): InvalidReferenceError {
+  return new InvalidReferenceError('The reference must be a WAV or MP3 audio file.');
 }
 
 /**
@@ -198,8 +196,7 @@ export function checkContent(choice: UploadChoice, probe: ProbeResult): { isVide
   if (!AUDIO.has(probe.container) || !probe.hasAudio || probe.hasVideo) {
     throw wrongFormat(false);
   }
-  if (!(probe.audioDurationSec > 0))
-    throw new UploadRejectedError('UPLOAD.AUDIO_FORMAT', 'This file contains no sound.');
+  if (!(probe.audioDurationSec > 0)) throw new AudioFormatError('This file contains no sound.');
   checkAudioShape(probe, MAX_DURATION_SEC[choice.service], 'UPLOAD');
   return { isVideo: false };
 }

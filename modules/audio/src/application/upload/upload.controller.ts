@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagg
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import type { FastifyRequest } from 'fastify';
 import type { TrackService } from '../../contracts/events';
-import type { TrackView } from '../tracks/track-view';
+import type { Track } from '@kora/contracts';
 import { UploadService } from './upload.service';
 
 @ApiTags('audio')
@@ -23,7 +23,7 @@ export class UploadController {
   upload(
     @CurrentUser() user: AuthenticatedUser,
     @Req() request: FastifyRequest,
-  ): Promise<TrackView & { service: TrackService }> {
+  ): Promise<Track & { service: TrackService }> {
     // JSON: the file was sent by the resumable protocol (`/api/uploads`), and the body names it.
     if (/^application\/json/i.test(request.headers['content-type'] ?? '')) {
       return this.uploads.uploadSent(user.userId, request.body);

@@ -1,13 +1,14 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { EngineError, probe, readHead } from '@kora/audio-engine';
-import { BlobStore, IDS, type IdGenerator, KeyedLock } from '@kora/kernel';
+import { BlobStore, FileRequiredError, IDS, type IdGenerator, KeyedLock } from '@kora/kernel';
 import { type ClaimedUpload, CommandContexts, HEAD_BYTES, receiveMultipart, ResumableUploads } from '@kora/kernel/nest';
 import type { IncomingMessage } from 'node:http';
 import { CountTracksInProgress, GetTrack, type TrackDocument } from '../../contracts/queries';
-import { AlreadyProcessingError, TrackNotFoundError } from '../../domain/errors';
+import { AlreadyProcessingError, TooManyFilesError, TrackNotFoundError } from '../../domain/errors';
 import { TrackCommands } from '../track-commands';
-import { type TrackView, trackView } from '../tracks/track-view';
+import type { Track } from '@kora/contracts';
+import { trackView } from '../tracks/track-view';
 import {
   checkContent,
   checkHead,
@@ -22,7 +23,6 @@ import {
   type UploadChoice,
   unreadable,
   uploadChoice,
-  UploadRejectedError,
 } from './upload-rules';
 import { TRACK_SERVICES, type TrackService } from '../../contracts/events';
 
@@ -98,9 +98,9 @@ export class UploadService implements OnModuleInit {
    * upload ids), with the form's fields as JSON: the same rules as an upload in one request, the file moved from the
    * uploads' staging into the blob store. Each upload is used once; a refused one is removed.
    */
-  async uploadSent(userId: string, body: unknown): Promise<TrackView & { service: TrackService }> {
+  async uploadSent(userId: string, body: unknown): Promise<Track & { service: TrackService }> {
     const ids = jsonFields(body, ['upload', 'reference']);
-    if (!ids.upload) throw new UploadRejectedError('UPLOAD.FILE_REQUIRED', 'Choose a file to upload.');
+    if (!ids.upload) throw new FileRequiredError();
     const choice = uploadChoice(jsonFields(body), ids.reference !== undefined);
     const trackId = this.ids.newId();
     const key = `tracks/${trackId}/original`;
@@ -134,7 +134,7 @@ export class UploadService implements OnModuleInit {
     }
   }
 
-  async upload(userId: string, request: IncomingMessage): Promise<TrackView & { service: TrackService }> {
+  async upload(userId: string, request: IncomingMessage): Promise<Track & { service: TrackService }> {
     const trackId = this.ids.newId();
     const key = `tracks/${trackId}/original`;
     const referenceKey = `tracks/${trackId}/reference`;
@@ -150,7 +150,7 @@ export class UploadService implements OnModuleInit {
             : LARGEST_UPLOAD,
         store: (stream, _index, _filename, _mimeType, field) => {
           if (seen.has(field)) {
-            throw new UploadRejectedError('UPLOAD.TOO_MANY_FILES', 'Send one file, and at most one reference track.');
+            throw new TooManyFilesError();
           }
           seen.add(field);
           return this.blobs.put(field === 'reference' ? referenceKey : key, stream, 'application/octet-stream');
@@ -158,7 +158,7 @@ export class UploadService implements OnModuleInit {
       });
       const file = files.find((received) => received.field === 'file');
       const reference = files.find((received) => received.field === 'reference');
-      if (!file) throw new UploadRejectedError('UPLOAD.FILE_REQUIRED', 'Choose a file to upload.');
+      if (!file) throw new FileRequiredError();
       const choice = uploadChoice(fields, reference !== undefined);
       checkSize(choice.service, file.size);
       return await this.locks.run(`${userId}:${choice.service}`, async () => {
@@ -177,7 +177,7 @@ export class UploadService implements OnModuleInit {
    * rules: the service's size limits, the content check, one job at a time per service. Only the owner's own
    * uploads (not demos) can be picked; anything else is as absent as a deleted track.
    */
-  async reprocess(userId: string, sourceId: string, body: unknown): Promise<TrackView & { service: TrackService }> {
+  async reprocess(userId: string, sourceId: string, body: unknown): Promise<Track & { service: TrackService }> {
     const choice = uploadChoice(jsonFields(body));
     const source = await this.queries.execute<GetTrack, TrackDocument | null>(new GetTrack(userId, sourceId));
     const sourceKey = source?.files.original;
@@ -218,7 +218,7 @@ export class UploadService implements OnModuleInit {
     filename: string,
     fileSize: number,
     referenceKey: string | null,
-  ): Promise<TrackView & { service: TrackService }> {
+  ): Promise<Track & { service: TrackService }> {
     if (referenceKey) {
       const reference = await this.blobs
         .withLocalFile(referenceKey, (path) => probe(path))

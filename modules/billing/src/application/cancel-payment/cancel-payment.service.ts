@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandContexts } from '@kora/kernel/nest';
 import type { PaymentProvider } from '../../contracts/events';
-import { paymentNotFound } from '../../domain/errors';
+import { PaymentNotFoundError } from '../../domain/errors';
 import { ProviderRefusal, ProviderUnavailable } from '../../providers/port';
 import { Ledger } from '../ledger';
 import { PaymentRecords } from '../payments/payment-records';
@@ -24,7 +24,7 @@ export class CancelPaymentService {
 
   async cancel(userId: string, id: string, provider: PaymentProvider): Promise<{ success: boolean; status: string }> {
     const { paymentId, state } = await this.records.owned(userId, id);
-    if (state.intent!.provider !== provider) throw paymentNotFound();
+    if (state.intent!.provider !== provider) throw new PaymentNotFoundError();
     if (state.status === 'pending') {
       try {
         await this.refresh.refresh(paymentId, state, 'status');

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
-import { paymentNotFound } from '../../domain/errors';
+import { PaymentNotFoundError } from '../../domain/errors';
 import { PaymentRecords } from '../payments/payment-records';
 import { CapturePayPalService } from './capture-paypal.service';
 
@@ -25,7 +25,7 @@ export class CapturePayPalController {
     @Param('orderId') orderId: string,
   ): Promise<{ success: boolean; message: string; status: string; paymentId: string }> {
     const { paymentId, state } = await this.records.owned(user.userId, orderId);
-    if (state.intent!.provider !== 'PAYPAL') throw paymentNotFound();
+    if (state.intent!.provider !== 'PAYPAL') throw new PaymentNotFoundError();
     return { ...(await this.paypal.capture(paymentId, state, 'capture')), paymentId };
   }
 }

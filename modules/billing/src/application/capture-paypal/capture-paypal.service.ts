@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BillingError, providerUnavailable } from '../../domain/errors';
+import {
+  PaymentClosedError,
+  PaymentDeclinedError,
+  PaymentNotApprovedError,
+  PaymentNotCapturedError,
+  PaymentUnderReviewError,
+  ProviderUnavailableError,
+} from '../../domain/errors';
 import type { PaymentState } from '../../domain/payment';
 import { PayPalGateway, type PayPalOrder, ProviderRefusal, ProviderUnavailable } from '../../providers/port';
 import { BILLING_OPTIONS, type BillingOptions } from '../billing-options';
@@ -28,9 +35,7 @@ export class CapturePayPalService {
       return { success: true, message: 'Payment already captured', status: state.status };
     }
     if (state.status !== 'pending') {
-      throw new BillingError('BILLING.PAYMENT_CLOSED', `This payment is ${state.status}.`, 'conflict', {
-        status: state.status,
-      });
+      throw new PaymentClosedError(state.status);
     }
     let order: PayPalOrder;
     try {
@@ -40,31 +45,19 @@ export class CapturePayPalService {
     } catch (error) {
       if (error instanceof ProviderRefusal && error.issue === 'ORDER_ALREADY_CAPTURED') {
         order = await this.paypal.getOrder(intent.providerRef).catch(() => {
-          throw providerUnavailable();
+          throw new ProviderUnavailableError();
         });
       } else if (error instanceof ProviderRefusal && error.issue === 'INSTRUMENT_DECLINED') {
         // PayPal's guidance: the buyer picks another card or funding source in the same checkout (the JS SDK's
         // `actions.restart()`), so the payment stays open; left unpaid, it expires with its order.
-        throw new BillingError(
-          'BILLING.PAYMENT_DECLINED',
-          'The card was declined. Please choose another card or payment method.',
-          'payment_required',
-          { issue: error.issue, reason: error.issue, restart: true },
-        );
+        throw new PaymentDeclinedError(error.issue, true);
       } else if (error instanceof ProviderRefusal && error.final) {
         await this.records.recordFailure(paymentId, intent.ownerId, `PAYPAL.${error.issue}`, error.message);
-        throw new BillingError(
-          'BILLING.PAYMENT_DECLINED',
-          'The payment was declined. Please try another way to pay.',
-          'payment_required',
-          { issue: error.issue, reason: error.issue },
-        );
+        throw new PaymentDeclinedError(error.issue);
       } else if (error instanceof ProviderRefusal) {
-        throw new BillingError('BILLING.PAYMENT_NOT_APPROVED', 'The payment has not been approved yet.', 'conflict', {
-          issue: error.issue,
-        });
+        throw new PaymentNotApprovedError(error.issue);
       } else if (error instanceof ProviderUnavailable) {
-        throw providerUnavailable();
+        throw new ProviderUnavailableError();
       } else throw error;
     }
     const capture = completedCapture(order);
@@ -79,15 +72,9 @@ export class CapturePayPalService {
         'PAYPAL.CAPTURE_DECLINED',
         'The capture was declined.',
       );
-      throw new BillingError(
-        'BILLING.PAYMENT_DECLINED',
-        'The payment was declined. Please try another way to pay.',
-        'payment_required',
-        { issue: 'CAPTURE_DECLINED', reason: 'CAPTURE_DECLINED' },
-      );
+      throw new PaymentDeclinedError('CAPTURE_DECLINED');
     }
-    if (!capture)
-      throw new BillingError('BILLING.PAYMENT_NOT_CAPTURED', 'The payment is not captured yet.', 'conflict');
+    if (!capture) throw new PaymentNotCapturedError();
     const after = await this.records.recordCapture(paymentId, intent.ownerId, {
       captureId: capture.id,
       amount: paypalMoney(capture.amount),
@@ -96,11 +83,7 @@ export class CapturePayPalService {
     });
     if (after.status !== 'paid' && after.status !== 'refunded') {
       // PayPal took an amount, currency or order that is not this sale: kept for an operator, nothing granted.
-      throw new BillingError(
-        'BILLING.PAYMENT_UNDER_REVIEW',
-        'Your payment was received but does not match the price: our team is checking it and will contact you.',
-        'conflict',
-      );
+      throw new PaymentUnderReviewError();
     }
     return { success: true, message: 'Payment captured', status: 'paid' };
   }

@@ -13,7 +13,17 @@ import {
   PROVIDERS,
 } from '../../contracts/events';
 import { packCredits, packPrice, PAY_PER_TRACK, toMajor, toMinor } from '../../domain/catalogue';
-import { BillingError, providerNotOffered, providerUnavailable } from '../../domain/errors';
+import {
+  AlreadyUnlockedError,
+  AmountMismatchError,
+  CurrencyNotSupportedError,
+  PlanMismatchError,
+  PlanNotPurchasableError,
+  ProviderNotOfferedError,
+  ProviderUnavailableError,
+  ServiceMismatchError,
+  UnknownPlanError,
+} from '../../domain/errors';
 import { PAYPAL_APPROVAL_WINDOW_MS } from '../../domain/payment';
 import { OrangeMoneyGateway, PayPalGateway, ProviderRefusal, ProviderUnavailable } from '../../providers/port';
 import { BILLING_OPTIONS, type BillingOptions, providerMode } from '../billing-options';
@@ -84,16 +94,16 @@ export class CreatePaymentService {
     if (!provider || !PROVIDERS.includes(provider)) {
       throw new ValidationFailedError({ provider: 'BILLING.INVALID_PROVIDER' });
     }
-    if (providerMode(this.options, provider) === 'off') throw providerNotOffered(provider);
+    if (providerMode(this.options, provider) === 'off') throw new ProviderNotOfferedError(provider);
     const currency = upper(body.currency) as Currency | null;
     if (!currency || !CURRENCIES.includes(currency)) {
       throw new ValidationFailedError({ currency: 'BILLING.INVALID_CURRENCY' });
     }
     if (provider === 'ORANGE_MONEY' && currency !== 'XOF') {
-      throw new BillingError('BILLING.CURRENCY_NOT_SUPPORTED', 'Orange Money takes payments in XOF only.', 'invalid');
+      throw new CurrencyNotSupportedError('Orange Money takes payments in XOF only.');
     }
     if (provider === 'PAYPAL' && currency === 'XOF') {
-      throw new BillingError('BILLING.CURRENCY_NOT_SUPPORTED', 'PayPal does not take payments in XOF.', 'invalid');
+      throw new CurrencyNotSupportedError('PayPal does not take payments in XOF.');
     }
     const planId = typeof body.planId === 'string' && body.planId.trim() ? body.planId.trim() : null;
     const type = upper(body.paymentType);
@@ -123,11 +133,11 @@ export class CreatePaymentService {
       const pack = planId ? this.catalogue.pack(planId) : undefined;
       if (!pack) {
         throw planId && this.catalogue.isPayPerTrack(planId)
-          ? new BillingError('BILLING.PLAN_NOT_PURCHASABLE', `${PAY_PER_TRACK} cannot be bought as a pack.`, 'invalid')
-          : new BillingError('BILLING.UNKNOWN_PLAN', 'This plan does not exist.', 'invalid');
+          ? new PlanNotPurchasableError(PAY_PER_TRACK)
+          : new UnknownPlanError();
       }
       if (requestedService && requestedService !== pack.serviceType) {
-        throw new BillingError('BILLING.PLAN_MISMATCH', 'This plan is not a pack of that service.', 'invalid');
+        throw new PlanMismatchError('This plan is not a pack of that service.');
       }
       const cycleText = upper(body.billingCycle) ?? 'MONTHLY';
       if (cycleText !== 'MONTHLY' && cycleText !== 'YEARLY') {
@@ -148,18 +158,13 @@ export class CreatePaymentService {
       if (!trackId) throw new ValidationFailedError({ trackId: 'BILLING.TRACK_REQUIRED' });
       const target = await this.targets.require(userId, trackId);
       if (requestedService && requestedService !== target.service) {
-        throw new BillingError('BILLING.SERVICE_MISMATCH', 'This track was not processed by that service.', 'invalid');
+        throw new ServiceMismatchError();
       }
       const plan = this.catalogue.payPerTrack(target.service);
       if (planId && planId !== plan.id) {
-        throw new BillingError(
-          'BILLING.PLAN_MISMATCH',
-          `Pay for one result with the ${PAY_PER_TRACK} plan.`,
-          'invalid',
-        );
+        throw new PlanMismatchError(`Pay for one result with the ${PAY_PER_TRACK} plan.`);
       }
-      if (target.unlocked)
-        throw new BillingError('BILLING.ALREADY_UNLOCKED', 'This result is already unlocked.', 'conflict');
+      if (target.unlocked) throw new AlreadyUnlockedError();
       priced = {
         price: { amount: plan.prices[currency], currency },
         planId: plan.id,
@@ -172,10 +177,7 @@ export class CreatePaymentService {
     }
     if (body.amount !== undefined && body.amount !== null) {
       if (toMinor(body.amount, currency) !== priced.price.amount) {
-        throw new BillingError('BILLING.AMOUNT_MISMATCH', 'The amount does not match the price.', 'invalid', {
-          expected: toMajor(priced.price.amount, currency),
-          currency,
-        });
+        throw new AmountMismatchError(toMajor(priced.price.amount, currency), currency);
       }
     }
 
@@ -247,7 +249,7 @@ export class CreatePaymentService {
     } catch (error) {
       if (error instanceof ProviderUnavailable || error instanceof ProviderRefusal) {
         this.logger.warn(`payment provider refused an intent: ${error.message}`);
-        throw providerUnavailable();
+        throw new ProviderUnavailableError();
       }
       throw error;
     }

@@ -6,7 +6,7 @@ import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { BILLING_SERVICES, type BillingService, PACK_SERVICES } from '../../contracts/events';
 import { type CreditAccountDocument, GetCreditAccount, type PackEntry } from '../../contracts/queries';
 import { packRenews } from '../../domain/credits';
-import { noSubscription } from '../../domain/errors';
+import { NoSubscriptionError } from '../../domain/errors';
 
 const left = (pack: PackEntry): number => pack.credits - pack.used - pack.removed;
 
@@ -95,7 +95,7 @@ export class CurrentSubscriptionController {
       new GetCreditAccount(user.userId),
     );
     const subscription = subscriptionView(doc, this.clock.now().toISOString());
-    if (!subscription) throw noSubscription();
+    if (!subscription) throw new NoSubscriptionError();
     const mastering = subscription.services.AI_MASTERING;
     return {
       success: true,

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
-import { paymentNotFound } from '../../domain/errors';
+import { PaymentNotFoundError } from '../../domain/errors';
 import { PaymentStatusService } from './payment-status.service';
 
 @ApiTags('billing')
@@ -23,7 +23,7 @@ export class PaymentStatusController {
     @Body() body: { paymentIntentId?: unknown; paymentId?: unknown },
   ): Promise<{ status: string; paymentStatus: string; paymentId: string; reason?: string }> {
     const id = body?.paymentIntentId ?? body?.paymentId;
-    if (typeof id !== 'string' || !id) throw paymentNotFound();
+    if (typeof id !== 'string' || !id) throw new PaymentNotFoundError();
     return this.payments.status(user.userId, id);
   }
 }

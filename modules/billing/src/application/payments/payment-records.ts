@@ -4,7 +4,7 @@ import { CommandContexts } from '@kora/kernel/nest';
 import { type CaptureSource, CURRENCIES, type Currency, type Money, PROVIDERS } from '../../contracts/events';
 import { GetPaymentByProviderRef, type PaymentDocument } from '../../contracts/queries';
 import { toMinor } from '../../domain/catalogue';
-import { paymentNotFound } from '../../domain/errors';
+import { PaymentNotFoundError } from '../../domain/errors';
 import type { PaymentState } from '../../domain/payment';
 import type { PayPalOrder } from '../../providers/port';
 import { Grants } from '../grants';
@@ -53,7 +53,7 @@ export class PaymentRecords {
         }
       }
     }
-    if (!state.intent || state.intent.ownerId !== userId) throw paymentNotFound();
+    if (!state.intent || state.intent.ownerId !== userId) throw new PaymentNotFoundError();
     return { paymentId, state };
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { GetPaymentByCapture, GetPaymentByProviderRef, type PaymentDocument } from '../../contracts/queries';
-import { paymentNotFound } from '../../domain/errors';
+import { PaymentNotFoundError } from '../../domain/errors';
 import { OrangeMoneyGateway, type OrangeMoneyTransaction, ProviderUnavailable } from '../../providers/port';
 import { Ledger } from '../ledger';
 import { PaymentRecords, paypalMoney } from '../payments/payment-records';
@@ -41,7 +41,7 @@ export class ProviderCallbacksService {
   async onOrangeMoneyCallback(transaction: OrangeMoneyTransaction): Promise<void> {
     const paymentId = transaction.metadata.reference ?? transaction.reference;
     const state = await this.ledger.paymentState(paymentId);
-    if (!state.intent || state.intent.provider !== 'ORANGE_MONEY') throw paymentNotFound();
+    if (!state.intent || state.intent.provider !== 'ORANGE_MONEY') throw new PaymentNotFoundError();
     if (transaction.status !== 'SUCCESS' && transaction.status !== 'REFUNDED') {
       await this.refresh.applyOrangeMoney(paymentId, state, transaction, 'callback');
       return;

@@ -1,17 +1,16 @@
 import { Controller, Headers, HttpCode, Inject, NotFoundException, Post, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '@kora/kernel/nest';
-import { BillingError, providerUnavailable } from '../../domain/errors';
+import { InvalidSignatureError, ProviderUnavailableError } from '../../domain/errors';
 import { OrangeMoneyGateway, PayPalGateway, type PayPalWebhookEvent, ProviderUnavailable } from '../../providers/port';
 import { BILLING_OPTIONS, type BillingOptions, providerMode } from '../billing-options';
 import { ProviderCallbacksService } from './provider-callbacks.service';
 
-const invalidSignature = (): BillingError =>
-  new BillingError('BILLING.INVALID_SIGNATURE', 'The callback could not be verified.', 'unauthenticated');
+const invalidSignature = (): InvalidSignatureError => new InvalidSignatureError();
 
 /** The provider could not be asked whether a delivery is genuine (or confirm it): 502, so it delivers again later. */
 const unreachable = (error: unknown): never => {
-  throw error instanceof ProviderUnavailable ? providerUnavailable() : error;
+  throw error instanceof ProviderUnavailable ? new ProviderUnavailableError() : error;
 };
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommandContexts } from '@kora/kernel/nest';
-import { paymentNotFound } from '../../domain/errors';
+import { PaymentNotFoundError } from '../../domain/errors';
 import { Grants } from '../grants';
 import { Ledger } from '../ledger';
 
@@ -33,7 +33,7 @@ export class Anomalies {
     refundId: string | null = null,
   ): Promise<AnomalyOutcome> {
     const state = await this.ledger.paymentState(paymentId);
-    if (!state.intent) throw paymentNotFound();
+    if (!state.intent) throw new PaymentNotFoundError();
     const { events } = await this.ledger.payment(
       paymentId,
       { type: 'ResolveAnomaly', captureId, resolution, note, refundId },

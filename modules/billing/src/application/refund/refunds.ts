@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, IDS, type IdGenerator } from '@kora/kernel';
 import { CommandContexts } from '@kora/kernel/nest';
 import type { Money, PaymentKind } from '../../contracts/events';
-import { paymentNotFound } from '../../domain/errors';
+import { PaymentNotFoundError } from '../../domain/errors';
 import { Ledger } from '../ledger';
 
 export interface RefundOutcome {
@@ -49,7 +49,7 @@ export class Refunds {
   ): Promise<RefundOutcome> {
     const state = await this.ledger.paymentState(paymentId);
     const intent = state.intent;
-    if (!intent) throw paymentNotFound();
+    if (!intent) throw new PaymentNotFoundError();
     const context = this.contexts.forSystem(intent.ownerId, paymentId);
     const { events, state: after } = await this.ledger.payment(
       paymentId,

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common'
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock, IDS, type IdGenerator, ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
-import { BillingError } from '../../domain/errors';
+import { PaymentMismatchError, PaymentNotCapturedError, UnlockNotReadyError } from '../../domain/errors';
 import { Grants } from '../grants';
 import { Ledger } from '../ledger';
 import { PaymentRecords } from '../payments/payment-records';
@@ -53,24 +53,18 @@ export class UnlockController {
     if (paymentId) {
       const { paymentId: found, state } = await this.records.owned(user.userId, paymentId);
       if (state.intent!.kind !== 'TRACK' || state.intent!.trackId !== id) {
-        throw new BillingError('BILLING.PAYMENT_MISMATCH', 'This payment is not for this track.', 'invalid');
+        throw new PaymentMismatchError();
       }
       if (state.status === 'pending') await this.refresh.refresh(found, state, 'status').catch(() => undefined);
       const now = await this.ledger.paymentState(found);
       if (now.status !== 'paid') {
-        throw new BillingError('BILLING.PAYMENT_NOT_CAPTURED', 'This payment is not complete.', 'payment_required', {
-          status: now.status,
-        });
+        throw new PaymentNotCapturedError(now.status);
       }
       await this.grants.grantPayment(found);
       return this.answer(user.userId, id, { alreadyUnlocked: false, creditsUsed: 0 });
     }
     if (!target.ready) {
-      throw new BillingError(
-        'BILLING.RESULT_NOT_READY',
-        'The preview is not ready yet: nothing was spent.',
-        'conflict',
-      );
+      throw new UnlockNotReadyError();
     }
     const { events, state } = await this.ledger.credits(
       user.userId,

@@ -4,12 +4,15 @@ import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { DeactivateService } from './deactivate.service';
 import { DecidesOnAccountState } from '../accounts/active-account.guard';
+import type { FieldCode } from '@kora/contracts';
 
 /** The exact text the user must type to confirm. */
 export const DEACTIVATION_CONFIRMATION = 'DELETE';
 
 /** The code put in `fields` when the confirmation is not the exact text. */
-export const DEACTIVATE_FIELD_CODES = { confirmationRequired: 'ACCOUNT.CONFIRMATION_REQUIRED' } as const;
+export const DEACTIVATE_FIELD_CODES = {
+  confirmationRequired: 'ACCOUNT.CONFIRMATION_REQUIRED',
+} as const satisfies Record<string, FieldCode>;
 
 /*
  * Deactivation is published at two URLs, both kept: the account settings' (which asks for the typed confirmation)

@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Ip, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CodedError, RateLimiter, ReadStore, ValidationFailedError } from '@kora/kernel';
+import { RateLimiter, ReadStore, ValidationFailedError } from '@kora/kernel';
 import { CommandContexts, Public } from '@kora/kernel/nest';
 import {
   GetPreferences,
@@ -15,10 +15,15 @@ import { AccountCommands } from '../accounts/account-commands';
 import { PersonalData } from '../accounts/personal-data';
 import { AfterResponse } from '../accounts/after-response';
 import { DecidesOnAccountState } from '../accounts/active-account.guard';
+import { TooManyResetsError } from '../../domain/errors';
+import type { FieldCode } from '@kora/contracts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 /** The code put in `fields` for an address that cannot be one. */
-export const RESET_PASSWORD_FIELD_CODES = { invalidEmail: 'AUTH.INVALID_EMAIL' } as const;
+export const RESET_PASSWORD_FIELD_CODES = { invalidEmail: 'AUTH.INVALID_EMAIL' } as const satisfies Record<
+  string,
+  FieldCode
+>;
 const RESET_PER_ADDRESS = { limit: 10, windowSeconds: 60 * 60 };
 
 export const RESET_MESSAGES: Record<Language, string> = {
@@ -37,11 +42,6 @@ export function requestLanguage(chosen: unknown, acceptLanguage: string | undefi
     if (base === 'en' || base === 'fr') return base;
   }
   return 'fr';
-}
-
-class TooManyRequestsError extends CodedError {
-  readonly code = 'AUTH.TOO_MANY_REQUESTS';
-  readonly kind = 'too_many_requests';
 }
 
 @ApiTags('auth')
@@ -83,7 +83,7 @@ export class ResetPasswordController {
     const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
     if (!EMAIL.test(email)) throw new ValidationFailedError({ email: RESET_PASSWORD_FIELD_CODES.invalidEmail });
     const wait = await this.limits.hit(`reset-api:ip:${ip}`, RESET_PER_ADDRESS);
-    if (wait > 0) throw new TooManyRequestsError(`Too many requests. Try again in ${Math.ceil(wait / 60)} minutes.`);
+    if (wait > 0) throw new TooManyResetsError(Math.ceil(wait / 60));
     this.afterResponse.run('password reset request', () => this.sendReset(email, language));
     return { success: true, message: RESET_MESSAGES[language] };
   }

@@ -1,19 +1,7 @@
 import busboy from 'busboy';
 import type { IncomingMessage } from 'node:http';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
-import { CodedError, type ErrorKind } from '../../errors';
-
-/** A refused upload: `code` is an `UPLOAD.*` code, `details` what the client's message shows (a limit in MB). */
-export class UploadRejectedError extends CodedError {
-  constructor(
-    readonly code: string,
-    message: string,
-    details?: Record<string, unknown>,
-    readonly kind: ErrorKind = 'invalid',
-  ) {
-    super(message, details);
-  }
-}
+import { FileRequiredError, FileTooLargeError, UploadAbortedError, UploadRejectedError } from '../../upload-errors';
 
 export interface ReceivedFile<T> {
   /** The form field the file came in. */
@@ -41,14 +29,9 @@ const MB = 1024 * 1024;
 /** What a body may carry besides its files: the fields (20 of 64 KB at most) and the parts' headers. */
 const FORM_OVERHEAD = 2 * MB;
 
-function tooLarge(limit: number, what = 'file'): UploadRejectedError {
+function tooLarge(limit: number, what = 'file'): FileTooLargeError {
   const limitMb = Math.round(limit / MB);
-  return new UploadRejectedError(
-    'UPLOAD.FILE_SIZE_MAX',
-    `The ${what} is too large (at most ${limitMb} MB).`,
-    { limitMb },
-    'too_large',
-  );
+  return new FileTooLargeError(`The ${what} is too large (at most ${limitMb} MB).`, { limitMb }, 'too_large');
 }
 
 /** Counts bytes going through and fails the stream past the limit, so nothing larger is ever stored. */
@@ -97,7 +80,7 @@ export function receiveMultipart<T>(
         limits: { files: options.maxFiles, fields: 20, fieldSize: 64 * 1024, parts: options.maxFiles + 20 },
       });
     } catch {
-      reject(new UploadRejectedError('UPLOAD.FILE_REQUIRED', 'Send the file as multipart/form-data.'));
+      reject(new FileRequiredError('Send the file as multipart/form-data.'));
       return;
     }
     // No prototype: a field named `constructor` or `__proto__` is just a field.
@@ -138,9 +121,7 @@ export function receiveMultipart<T>(
       limit.on('error', (error) => {
         if (error instanceof UploadRejectedError) fail(error);
       });
-      stream.on('limit', () =>
-        fail(new UploadRejectedError('UPLOAD.FILE_SIZE_MAX', 'The file is too large.', {}, 'too_large')),
-      );
+      stream.on('limit', () => fail(new FileTooLargeError('The file is too large.', {}, 'too_large')));
       stream.on('error', (error) => limit.destroy(error));
       stream.pipe(limit);
       let stored: Promise<T>;
@@ -161,9 +142,7 @@ export function receiveMultipart<T>(
       );
     });
     parser.on('error', (error) =>
-      fail(
-        new UploadRejectedError('UPLOAD.FILE_REQUIRED', `The upload could not be read: ${(error as Error).message}`),
-      ),
+      fail(new FileRequiredError(`The upload could not be read: ${(error as Error).message}`)),
     );
     let closed = false;
     parser.on('close', () => {
@@ -179,7 +158,7 @@ export function receiveMultipart<T>(
       });
     });
     const aborted = (): void => {
-      fail(new UploadRejectedError('UPLOAD.ABORTED', 'The upload was interrupted.'));
+      fail(new UploadAbortedError());
       parser.destroy();
     };
     request.on('aborted', aborted);

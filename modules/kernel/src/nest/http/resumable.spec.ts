@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { ResumableUploads, UploadNotFoundError } from './resumable';
+import { UploadNotFoundError } from '../../upload-errors';
+import { ResumableUploads } from './resumable';
 
 const HOUR = 60 * 60 * 1000;
 

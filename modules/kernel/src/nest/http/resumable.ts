@@ -4,7 +4,17 @@ import { open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/pr
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { CodedError } from '../../errors';
-import { UploadRejectedError } from './multipart';
+import {
+  FileTooLargeError,
+  FileTooSmallError,
+  UploadLengthRequiredError,
+  UploadMetadataError,
+  UploadNotFoundError,
+  UploadOffsetError,
+  UploadIncompleteError,
+  UploadPastLengthError,
+  UploadPurposeError,
+} from '../../upload-errors';
 
 /**
  * Resumable uploads, the tus protocol's server side (tus.io, version 1.0.0 with its creation, termination and
@@ -53,31 +63,6 @@ export interface ClaimedUpload {
   readonly metadata: Readonly<Record<string, string>>;
   /** Removes the file if it is still there (call it in a `finally`). */
   discard(): Promise<void>;
-}
-
-export class UploadNotFoundError extends CodedError {
-  readonly code = 'UPLOAD.NOT_FOUND';
-  readonly kind = 'not_found';
-  constructor() {
-    super('This upload does not exist or has expired. Send the file again.');
-  }
-}
-
-/** The client's offset is not the server's: it asks for the server's (HEAD) and goes on from there. */
-export class UploadOffsetError extends CodedError {
-  readonly code = 'UPLOAD.OFFSET_MISMATCH';
-  readonly kind = 'conflict';
-  constructor(offset: number) {
-    super('The upload continues from the server’s offset.', { offset });
-  }
-}
-
-export class UploadIncompleteError extends CodedError {
-  readonly code = 'UPLOAD.INCOMPLETE';
-  readonly kind = 'conflict';
-  constructor(offset: number, length: number) {
-    super('The file has not been sent whole yet.', { offset, length });
-  }
 }
 
 /** How long, and how many, refusals are remembered (`ResumableUploads.refuse`). */
@@ -137,8 +122,8 @@ export function parseUploadMetadata(header: string | undefined): Record<string, 
   return metadata;
 }
 
-function invalidMetadata(): UploadRejectedError {
-  return new UploadRejectedError('UPLOAD.METADATA', 'The upload’s metadata cannot be read.');
+function invalidMetadata(): UploadMetadataError {
+  return new UploadMetadataError();
 }
 
 function isMissing(error: unknown): boolean {
@@ -178,21 +163,20 @@ export class ResumableUploads {
   async create(ownerId: string, length: number, metadata: Record<string, string>): Promise<ResumableUpload> {
     await this.load();
     const purpose = this.purposes.get(metadata.purpose ?? '');
-    if (!purpose) throw new UploadRejectedError('UPLOAD.PURPOSE', 'Say what the file is for.');
+    if (!purpose) throw new UploadPurposeError();
     if (!Number.isSafeInteger(length) || length < 0) {
-      throw new UploadRejectedError('UPLOAD.LENGTH_REQUIRED', 'Say the file’s length in bytes.');
+      throw new UploadLengthRequiredError();
     }
     const { min, max } = purpose.limits(metadata);
     if (length > max) {
-      throw new UploadRejectedError(
-        'UPLOAD.FILE_SIZE_MAX',
+      throw new FileTooLargeError(
         `The file is too large (at most ${max / 1024 / 1024} MB).`,
         { limitMb: max / 1024 / 1024 },
         'too_large',
       );
     }
     if (length < min) {
-      throw new UploadRejectedError('UPLOAD.FILE_SIZE_MIN', 'The file is too small.', { limitMb: min / 1024 / 1024 });
+      throw new FileTooSmallError('The file is too small.', { limitMb: min / 1024 / 1024 });
     }
     await this.makeRoomFor(ownerId);
     const now = this.now();
@@ -261,7 +245,7 @@ export class ResumableUploads {
         // A refusal leaves the connection to the answer (which reads the rest within bounds): not destroyed here.
         for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
           if (written + chunk.length > stored.length) {
-            throw new UploadRejectedError('UPLOAD.PAST_LENGTH', 'More bytes were sent than the file’s length.');
+            throw new UploadPastLengthError();
           }
           await handle.write(chunk);
           written += chunk.length;

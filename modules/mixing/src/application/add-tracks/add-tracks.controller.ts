@@ -1,19 +1,26 @@
 import { Controller, Inject, type OnModuleInit, Param, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EngineError, probe, sniffHead } from '@kora/audio-engine';
-import { BlobStore, IDS, type IdGenerator, ValidationFailedError } from '@kora/kernel';
+import {
+  BlobStore,
+  DamagedFileError,
+  FileTooSmallError,
+  IDS,
+  type IdGenerator,
+  ValidationFailedError,
+} from '@kora/kernel';
 import {
   type AuthenticatedUser,
   CommandContexts,
   CurrentUser,
   receiveMultipart,
   ResumableUploads,
-  UploadRejectedError,
 } from '@kora/kernel/nest';
 import type { FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { MixTrackFile, MixTrackSettings } from '../../contracts/events';
-import { MAX_TRACKS, MixError } from '../../domain/session';
+import { NoFilesError, NotWavError, TooManyTracksError } from '../../domain/errors';
+import { MAX_TRACKS } from '../../domain/session';
 import { MixCommands } from '../mix-commands';
 import { type MixSessionView, sessionView } from '../sessions/mix-views';
 import { SessionReads } from '../sessions/session-reads';
@@ -23,10 +30,6 @@ const MAX_FILE = 100 * 1024 * 1024;
 const MIN_FILE = 1024;
 /** The resumable uploads' purpose of a mixing track (`purpose` in their metadata). */
 export const MIX_TRACK_PURPOSE = 'mix-track';
-
-function notWav(): UploadRejectedError {
-  return new UploadRejectedError('UPLOAD.FILE_FORMAT', 'Mixing takes WAV files only.');
-}
 
 /** The files of an add-tracks request, however they came: their blob's track id, name and size. */
 interface Received {
@@ -54,7 +57,7 @@ export class AddTracksController implements OnModuleInit {
       largest: MAX_FILE,
       limits: () => ({ min: MIN_FILE, max: MAX_FILE }),
       checkHead: async (head, length) => {
-        if ((await sniffHead(head, length)).container !== 'wav') throw notWav();
+        if ((await sniffHead(head, length)).container !== 'wav') throw new NotWavError();
       },
     });
   }
@@ -98,11 +101,9 @@ export class AddTracksController implements OnModuleInit {
   ): Promise<Received> {
     const given = (typeof body === 'object' && body !== null ? body : {}) as { uploads?: unknown; settings?: unknown };
     const uploads = Array.isArray(given.uploads) ? given.uploads : [];
-    if (uploads.length === 0) throw new MixError('MIXING.NO_FILES', 'No files provided for upload');
+    if (uploads.length === 0) throw new NoFilesError();
     if (uploads.length > MAX_TRACKS || uploads.some((upload) => typeof upload !== 'string')) {
-      throw new MixError('MIXING.MAXIMUM_FILES', `A mix takes at most ${MAX_TRACKS} files.`, 'invalid', {
-        max: MAX_TRACKS,
-      });
+      throw new TooManyTracksError(MAX_TRACKS);
     }
     const files: Received['files'] = [];
     for (const upload of uploads as string[]) {
@@ -151,11 +152,8 @@ export class AddTracksController implements OnModuleInit {
     const keyOf = (trackId: string): string => `mixes/${sessionId}/${trackId}/original`;
     try {
       const { fields, files } = await receive(keyOf, trackIds);
-      if (files.length === 0) throw new MixError('MIXING.NO_FILES', 'No files provided for upload');
-      if (files.length > room)
-        throw new MixError('MIXING.MAXIMUM_FILES', `A mix takes at most ${MAX_TRACKS} files.`, 'invalid', {
-          max: MAX_TRACKS,
-        });
+      if (files.length === 0) throw new NoFilesError();
+      if (files.length > room) throw new TooManyTracksError(MAX_TRACKS);
       let requested: Array<Record<string, unknown>> = [];
       if (fields.settings) {
         try {
@@ -170,19 +168,18 @@ export class AddTracksController implements OnModuleInit {
       const tracks: Array<MixTrackFile & { settings: MixTrackSettings }> = [];
       for (const file of files) {
         if (file.size < MIN_FILE)
-          throw new UploadRejectedError('UPLOAD.FILE_SIZE_MIN', 'The file is too small.', {
+          throw new FileTooSmallError('The file is too small.', {
             limitMb: MIN_FILE / 1048576,
           });
         const found = await this.blobs
           .withLocalFile(keyOf(file.stored), (path) => probe(path))
           .catch((error: unknown) => {
             // A WAV cut short is damaged, not the wrong kind: its owner needs to copy it again, not convert it.
-            if (error instanceof EngineError && error.code === 'ENGINE.TRUNCATED_INPUT')
-              throw new UploadRejectedError('UPLOAD.DAMAGED_FILE', 'This file is damaged or incomplete.');
-            if (error instanceof EngineError) throw notWav();
+            if (error instanceof EngineError && error.code === 'ENGINE.TRUNCATED_INPUT') throw new DamagedFileError();
+            if (error instanceof EngineError) throw new NotWavError();
             throw error;
           });
-        if (found.container !== 'wav' || !found.hasAudio || found.hasVideo) throw notWav();
+        if (found.container !== 'wav' || !found.hasAudio || found.hasVideo) throw new NotWavError();
         const entry = requested.find((candidate) => candidate.fileName === file.filename) ?? {};
         tracks.push({
           trackId: file.stored,

@@ -5,7 +5,7 @@ import { CLOCK, type Clock, BlobStore, verifyLink } from '@kora/kernel';
 import { Public, sendBlob } from '@kora/kernel/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GetMixSession, type MixSessionDocument } from '../../contracts/queries';
-import { MixError, sessionNotFound } from '../../domain/session';
+import { MixLinkExpiredError, MixLockedError, SessionNotFoundError } from '../../domain/errors';
 import { MIXING_OPTIONS, type MixingOptions } from '../mixing-options';
 import type { MixLinkClaims } from './mix-files';
 
@@ -29,18 +29,18 @@ export class DownloadMixController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const claims = verifyLink<MixLinkClaims>(token, this.options.linkSecret);
-    if (!claims || typeof claims.f !== 'string') throw sessionNotFound();
+    if (!claims || typeof claims.f !== 'string') throw new SessionNotFoundError();
     if (claims.e * 1000 < this.clock.now().getTime()) {
-      throw new MixError('MIXING.LINK_EXPIRED', 'This download link has expired.', 'gone');
+      throw new MixLinkExpiredError();
     }
     const session = await this.queries.execute<GetMixSession, MixSessionDocument | null>(
       new GetMixSession(claims.u, claims.m),
     );
     const key = session && Object.hasOwn(session.files, claims.f) ? session.files[claims.f] : undefined;
-    if (!session || !key) throw sessionNotFound();
+    if (!session || !key) throw new SessionNotFoundError();
     // A link never gives more than the session gives its owner: the mix and its tracks only once unlocked.
     if (claims.f !== 'preview' && !session.unlocked) {
-      throw new MixError('MIXING.LOCKED', 'Unlock this mix to get the full result.', 'forbidden');
+      throw new MixLockedError();
     }
     await sendBlob(this.blobs, key, request, reply, {
       filename: `${session.name.replace(/<[^>]*>?/g, '') || 'mix'}_${claims.f}`,

@@ -1,3 +1,4 @@
+import type { MixerDecisions, MixResultRow } from '@kora/contracts';
 import type { MixSessionDocument } from '../../contracts/queries';
 
 const stripTags = (text: string): string => text.replace(/<[^>]*>?/g, '').trim();
@@ -53,34 +54,6 @@ export function sessionView(doc: MixSessionDocument): MixSessionView {
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
-}
-
-/** What the mixer decided for one track, from the engine's report: shown on the board's row. */
-export interface MixerDecisions {
-  gainDb: number;
-  targetLufs: number;
-  /**
-   * `purpose` (what the move is for: `harshness`, `mud`, `masking`...) and `maskedBy` (the track a masking cut makes
-   * room for) let the client word the move in its language; `reason` is the engine's English wording.
-   */
-  eq: Array<{
-    type: string;
-    freqHz: number;
-    gainDb: number;
-    q: number;
-    purpose?: string;
-    maskedBy?: string;
-    reason: string;
-  }>;
-  compression: {
-    thresholdDb: number;
-    ratio: number;
-    attackMs: number;
-    releaseMs: number;
-    meanReductionDb: number;
-  } | null;
-  pan: { position: number; width: number; reason: string };
-  reverbSendDb: number | null;
 }
 
 interface ReportTrack {
@@ -139,9 +112,9 @@ export function mixerDecisions(report: unknown): Map<string, MixerDecisions> {
 export function resultTracks(
   doc: MixSessionDocument,
   decisions: Map<string, MixerDecisions> = new Map(),
-): Array<{ trackId: string; name: string; type: string; url: string; mixer?: MixerDecisions | null }> {
+): MixResultRow[] {
   if (doc.status !== 'COMPLETED') return [];
-  const rows: Array<{ trackId: string; name: string; type: string; url: string; mixer?: MixerDecisions | null }> = [
+  const rows: MixResultRow[] = [
     {
       trackId: 'mix',
       name: stripTags(doc.name),

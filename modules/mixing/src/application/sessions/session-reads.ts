@@ -3,8 +3,9 @@ import { QueryBus } from '@nestjs/cqrs';
 import { BlobStore } from '@kora/kernel';
 import type { AuthenticatedUser } from '@kora/kernel/nest';
 import { GetMixSession, GetMixTrack, type MixSessionDocument, type MixTrackDocument } from '../../contracts/queries';
-import { MixError, sessionNotFound } from '../../domain/session';
-import { type MixerDecisions, mixerDecisions } from './mix-views';
+import type { MixerDecisions } from '@kora/contracts';
+import { MixTrackNotFoundError, SessionNotFoundError } from '../../domain/errors';
+import { mixerDecisions } from './mix-views';
 
 /** What the session routes read: the user's own session (another user's is as absent as none) and the mixer's report. */
 @Injectable()
@@ -18,7 +19,7 @@ export class SessionReads {
     const doc = await this.queries.execute<GetMixSession, MixSessionDocument | null>(
       new GetMixSession(user.userId, sessionId),
     );
-    if (!doc) throw sessionNotFound();
+    if (!doc) throw new SessionNotFoundError();
     return doc;
   }
 
@@ -26,7 +27,7 @@ export class SessionReads {
     const track = await this.queries.execute<GetMixTrack, MixTrackDocument | null>(
       new GetMixTrack(user.userId, trackId),
     );
-    if (!track) throw new MixError('MIXING.TRACK_NOT_FOUND', 'Track not found', 'not_found');
+    if (!track) throw new MixTrackNotFoundError();
     return this.session(user, track.sessionId);
   }
 

@@ -8,6 +8,7 @@ import {
 } from '@kora/audio-engine';
 import { ValidationFailedError } from '@kora/kernel';
 import type { MixTrackSettings } from '../../contracts/events';
+import type { FieldCode } from '@kora/contracts';
 
 /** The codes the mixing endpoints put in `fields` (`MODULE.PROBLEM`, docs/api.md). */
 export const MIXING_FIELD_CODES = {
@@ -19,7 +20,7 @@ export const MIXING_FIELD_CODES = {
   presenceSetting: 'MIXING.INVALID_PRESENCE_SETTING',
   panPreference: 'MIXING.INVALID_PAN_PREFERENCE',
   reverbPreference: 'MIXING.INVALID_REVERB_PREFERENCE',
-} as const;
+} as const satisfies Record<string, FieldCode>;
 
 type TrackSettingKey = 'instrumentGroup' | 'presenceSetting' | 'panPreference' | 'reverbPreference';
 

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BlobStore } from '@kora/kernel';
 import { type AuthenticatedUser, CurrentUser, sendBlob } from '@kora/kernel/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MixError } from '../../domain/session';
+import { MixFileNotFoundError, MixLockedError } from '../../domain/errors';
 import { SessionReads } from '../sessions/session-reads';
 
 /** Listening and downloading: the preview is free, the full mix and its tracks once unlocked. */
@@ -35,9 +35,9 @@ export class StreamMixController {
       : Object.hasOwn(session.files, type)
         ? session.files[type]
         : undefined;
-    if (!key) throw new MixError('MIXING.FILE_NOT_FOUND', 'File not found', 'not_found');
+    if (!key) throw new MixFileNotFoundError();
     if ((type === 'mix' || type.startsWith('track-')) && !session.unlocked) {
-      throw new MixError('MIXING.LOCKED', 'Unlock this mix to get the full result.', 'forbidden');
+      throw new MixLockedError();
     }
     await sendBlob(this.blobs, key, request, reply, {
       filename: `${session.name.replace(/<[^>]*>?/g, '') || 'mix'}_${type}`,

@@ -1,28 +1,20 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { GetTrack, type TrackDocument } from '@kora/audio/contracts';
-import { CodedError, ValidationFailedError } from '@kora/kernel';
+import { GetTrack, type TrackDocument, TrackNotFoundError } from '@kora/audio/contracts';
+import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import type { NotificationKind } from '../../contracts/events';
 import { NotificationCommands } from '../notification-commands';
+import type { FieldCode } from '@kora/contracts';
 
 /** The codes `acknowledge` puts in `fields` (`MODULE.PROBLEM`, docs/api.md). */
 export const ACKNOWLEDGE_FIELD_CODES = {
   trackIdRequired: 'NOTIFICATIONS.TRACK_ID_REQUIRED',
   invalidType: 'NOTIFICATIONS.INVALID_TYPE',
-} as const;
+} as const satisfies Record<string, FieldCode>;
 
 const ACKNOWLEDGEABLE: readonly NotificationKind[] = ['PREVIEW_READY', 'MASTER_READY', 'STEMS_READY'];
-
-/** Only the user's own tracks have results to acknowledge: another's, or none, is not found (as on every route). */
-class TrackNotFoundError extends CodedError {
-  readonly code = 'TRACKS.NOT_FOUND';
-  readonly kind = 'not_found';
-  constructor() {
-    super('Track not found');
-  }
-}
 
 @ApiTags('notifications')
 @ApiBearerAuth()
@@ -55,6 +47,7 @@ export class AcknowledgeResultController {
     const track = await this.queries.execute<GetTrack, TrackDocument | null>(
       new GetTrack(user.userId, body.trackId as string),
     );
+    // Only the user's own tracks have results to acknowledge: another's, or none, is not found (as on every route).
     if (!track) throw new TrackNotFoundError();
     // The bell list does not show acknowledgements (its projection skips them): nothing to wait for.
     const result = await this.notifications.execute(

@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import { GetNotification, type NotificationDocument } from '../../contracts/queries';
-import { NotificationNotFoundError } from '../../domain/notifications';
+import { NotificationNotFoundError } from '../../domain/errors';
 import { NotificationCommands } from '../notification-commands';
 
 @ApiTags('notifications')

@@ -1,66 +1,7 @@
+import type { MixCard, RecentItem, RecentPage, Track } from '@kora/contracts';
 import { api, type ApiExtra } from '../../../lib/api';
 
-/** A track as the server sends it (spec §3, Track/work). */
-export interface Track {
-  kind?: 'track';
-  id: string;
-  audioId: string;
-  filename: string;
-  format: string;
-  service: string;
-  mode: string | null;
-  preset: string | null;
-  status: string;
-  error: string | null;
-  errorCode: string | null;
-  progress: number;
-  createdAt: string;
-  isDemo: boolean;
-  isVideo: boolean;
-  unlocked: boolean;
-  creditsCost: number;
-  fileSize: number;
-  durationSec: number;
-  originalUrl: string;
-  previewUrl: string | null;
-  masterUrl: string | null;
-  stems: Record<string, string>;
-  streamUrls: {
-    original: string;
-    preview: string | null;
-    master: string | null;
-    stems: Record<string, string>;
-  };
-}
-
-/** A mixing session as a card of the recent list (opens at `?mix={id}`). */
-export interface MixCard {
-  kind: 'mix';
-  id: string;
-  service: 'AI_MIXING';
-  name: string;
-  filename: string;
-  trackCount: number;
-  /** CREATED, PROCESSING, COMPLETED, FAILED or CANCELLED. */
-  status: string;
-  error: string | null;
-  errorCode: string | null;
-  unlocked: boolean;
-  isDemo: false;
-  createdAt: string;
-}
-
-/** What the recent list shows: the user's tracks and mixing sessions, newest first. */
-export type RecentItem = Track | MixCard;
-
-export const isMixCard = (item: RecentItem): item is MixCard => item.kind === 'mix';
-
-export interface RecentPage {
-  tracks: RecentItem[];
-  totalCount: number;
-  page: number;
-  limit: number;
-}
+export const isMixCard = (item: RecentItem): item is MixCard => 'kind' in item && item.kind === 'mix';
 
 export interface TrackPage {
   tracks: Track[];

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Track } from '../api/library';
+import type { Track } from '@kora/contracts';
 import { useDemoTrack } from '../hooks/useDemoTrack';
 
 /**

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Track } from '../api/library';
+import type { Track } from '@kora/contracts';
 
 // The dialog loads when first opened: it is not part of the studio's first paint (docs/benchmarks.md, "Web client").
 const MediaLibraryDialog = lazy(async () => ({ default: (await import('./MediaLibraryDialog')).MediaLibraryDialog }));

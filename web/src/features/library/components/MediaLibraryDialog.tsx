@@ -5,7 +5,8 @@ import { Modal } from '../../../components/Modal';
 import { errorBody } from '../../../lib/api';
 import { errorKey } from '../../../lib/error-codes';
 import { formatDate, formatNumber } from '../../../lib/format';
-import { type LibraryTrack, type Track, useGetLibraryQuery, useReprocessTrackMutation } from '../api/library';
+import type { Track } from '@kora/contracts';
+import { type LibraryTrack, useGetLibraryQuery, useReprocessTrackMutation } from '../api/library';
 import { displayName } from '../model/tracks';
 import './library.css';
 

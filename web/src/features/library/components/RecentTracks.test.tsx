@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { useState } from 'react';
 import { type Call, fakeServer, renderRoutes } from '../../../test/fakes';
-import type { MixCard, RecentItem, Track } from '../api/library';
+import type { MixCard, RecentItem, Track } from '@kora/contracts';
 import { RecentTracks } from './RecentTracks';
 
 function track(n: number, overrides: Partial<Track> = {}): Track {
@@ -197,6 +197,8 @@ describe('recent tracks', () => {
       errorCode: null,
       unlocked: true,
       isDemo: false,
+      mixingStyle: 'POP',
+      sampleRate: 44100,
       createdAt: '2026-11-02T12:00:00.000Z',
       ...overrides,
     });

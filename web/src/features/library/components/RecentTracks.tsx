@@ -9,14 +9,8 @@ import { pageCount } from '../../../lib/pagination';
 import { toastShown } from '../../../lib/toast';
 import { useReload } from '../../../lib/useReload';
 import { useWindowWidth } from '../../../lib/useWindowWidth';
-import {
-  isMixCard,
-  type MixCard,
-  type Track,
-  useCancelTrackMutation,
-  useDeleteTrackMutation,
-  useGetRecentTracksQuery,
-} from '../api/library';
+import type { MixCard, Track } from '@kora/contracts';
+import { isMixCard, useCancelTrackMutation, useDeleteTrackMutation, useGetRecentTracksQuery } from '../api/library';
 import {
   canOpen,
   displayName,

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAppSelector } from '../../../lib/hooks';
-import { type Track, useGetDemoTrackQuery } from '../api/library';
+import type { Track } from '@kora/contracts';
+import { useGetDemoTrackQuery } from '../api/library';
 
 /** After a failure the demo is asked for again after 5 minutes, or at once on the user's action (spec §4, §9). */
 export const DEMO_RETRY_MS = 5 * 60_000;

@@ -1,3 +1,4 @@
+import type { MixResultRow } from '@kora/contracts';
 import { api, type ApiExtra, type TokenSource } from '../../../lib/api';
 import { postNamingUploads, sendResumable, SendRefusedError, type SendProgress } from '../../../lib/resumable-upload';
 import type { MusicalStyle, SampleRate, TrackSettings } from '../model/mixing';
@@ -24,44 +25,10 @@ export interface MixSession {
   tracks: MixTrack[];
 }
 
-/** What the mixer decided for a track (the engine's report, per track). */
-export interface MixerDecisions {
-  gainDb: number;
-  targetLufs: number;
-  /** `purpose` (what the move is for) and `maskedBy` word the move; absent in reports from before they existed. */
-  eq: Array<{
-    type: string;
-    freqHz: number;
-    gainDb: number;
-    q: number;
-    purpose?: string;
-    maskedBy?: string;
-    reason: string;
-  }>;
-  compression: {
-    thresholdDb: number;
-    ratio: number;
-    attackMs: number;
-    releaseMs: number;
-    meanReductionDb: number;
-  } | null;
-  pan: { position: number; width: number; reason: string };
-  reverbSendDb: number | null;
-}
-
-/** A row of the board: the final mix (`type: mix`) or a track. */
-export interface ResultRow {
-  trackId: string;
-  name: string;
-  type: string;
-  url: string;
-  mixer?: MixerDecisions | null;
-}
-
 export interface MixPreview {
   session: MixSession;
   status: string;
-  tracks: ResultRow[];
+  tracks: MixResultRow[];
   mixingStyle: MusicalStyle;
   sampleRate: SampleRate;
 }
@@ -136,7 +103,7 @@ export const mixingApi = api.enhanceEndpoints({ addTagTypes: ['MixSession'] }).i
       query: ({ sessionId: _sessionId, ...body }) => ({ url: '/mixing/tracks/batch-settings', method: 'PUT', body }),
       invalidatesTags: (_result, _error, { sessionId }) => [sessionTag(sessionId)],
     }),
-    requestMix: build.mutation<{ status: string; tracks: ResultRow[] }, string>({
+    requestMix: build.mutation<{ status: string; tracks: MixResultRow[] }, string>({
       query: (id) => ({ url: `/mixing/sessions/${encodeURIComponent(id)}/master`, method: 'POST' }),
       invalidatesTags: (_result, _error, id) => [sessionTag(id)],
     }),

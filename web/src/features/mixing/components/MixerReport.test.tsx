@@ -3,7 +3,7 @@ import i18n from 'i18next';
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import en from '../../../locales/en/mixing.json';
 import fr from '../../../locales/fr/mixing.json';
-import type { MixerDecisions } from '../api/mixing';
+import type { MixerDecisions } from '@kora/contracts';
 import { MixerReport } from './MixerReport';
 
 /** A lead vocal's decisions as the engine reports them (purposes, not English sentences, are what the client reads). */

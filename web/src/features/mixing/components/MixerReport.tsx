@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { MixerDecisions } from '../api/mixing';
+import type { MixerDecisions } from '@kora/contracts';
 
 /** Signed decibels, one decimal, in the interface's language ("+2.5 dB", "−3,1 dB"). */
 function useDecibels() {

@@ -7,7 +7,7 @@ import { peaksOf } from '../../../components/board/peaks';
 import { ChannelControls, type RowLoad, RowWave } from '../../../components/board/RowParts';
 import type { WaveformHandle } from '../../../components/board/Waveform';
 import { formatDuration } from '../../../lib/format';
-import type { ResultRow } from '../api/mixing';
+import type { MixResultRow } from '@kora/contracts';
 import { MixerReport } from './MixerReport';
 import { boardOrder, finalMixIndex } from '../model/mixing';
 import '../../../components/board/board.css';
@@ -21,7 +21,7 @@ export interface MixingBoardProps {
   name: string;
   /** Unlocked: "Final Mix", full files and "Download All"; else "Preview Mix" and the 30 s preview. */
   unlocked: boolean;
-  rows: readonly ResultRow[];
+  rows: readonly MixResultRow[];
   fetchAudio(url: string): Promise<Blob>;
 }
 

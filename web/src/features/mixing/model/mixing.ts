@@ -3,52 +3,36 @@
  * a file name, the defaults, the file checks, and the board's row order.
  */
 
-export const INSTRUMENT_GROUPS = [
-  'bass',
-  'drums',
-  'kick',
-  'snare',
-  'cymbals',
-  'vocal',
-  'backing_vox',
-  'percs',
-  'strings',
-  'synth',
-  'fx',
-  'keys',
-  'brass',
-  'e_guitar',
-  'acoustic_guitar',
-  'backing_track',
-  'other_group1',
-  'other_group2',
-  'other_group3',
-  'other_group4',
-  'other_group5',
-] as const;
-export type InstrumentGroup = (typeof INSTRUMENT_GROUPS)[number];
+import {
+  INSTRUMENT_GROUPS as ENGINE_GROUPS,
+  type InstrumentGroup as EngineGroup,
+  MIX_MAX_TRACKS,
+  MIX_MIN_TRACKS,
+  MIX_SAMPLE_RATES,
+  type MixSampleRate,
+  type MusicalStyle,
+  type PanPreference,
+  type PresenceSetting,
+  type ReverbPreference,
+} from '@kora/contracts';
 
-export const PRESENCE_SETTINGS = ['NORMAL', 'LEAD', 'BACKGROUND'] as const;
-export const PAN_PREFERENCES = ['NO_PREFERENCE', 'LEFT', 'CENTRE', 'RIGHT'] as const;
-export const REVERB_PREFERENCES = ['NONE', 'LOW', 'MEDIUM', 'HIGH'] as const;
-export const MUSICAL_STYLES = [
-  'ROCK_INDIE',
-  'POP',
-  'ACOUSTIC',
-  'HIPHOP_GRIME',
-  'ELECTRONIC',
-  'REGGAE_DUB',
-  'ORCHESTRAL',
-  'METAL',
-  'OTHER',
-] as const;
-export const SAMPLE_RATES = [44100, 48000] as const;
+export {
+  MUSICAL_STYLES,
+  PAN_PREFERENCES,
+  PRESENCE_SETTINGS,
+  REVERB_PREFERENCES,
+  type MusicalStyle,
+  type PanPreference,
+  type PresenceSetting,
+  type ReverbPreference,
+} from '@kora/contracts';
 
-export type PresenceSetting = (typeof PRESENCE_SETTINGS)[number];
-export type PanPreference = (typeof PAN_PREFERENCES)[number];
-export type ReverbPreference = (typeof REVERB_PREFERENCES)[number];
-export type MusicalStyle = (typeof MUSICAL_STYLES)[number];
-export type SampleRate = (typeof SAMPLE_RATES)[number];
+/** The groups a track can be given: the engine's, without `other` (the engine's alias of `other_group1`). */
+export type InstrumentGroup = Exclude<EngineGroup, 'other'>;
+export const INSTRUMENT_GROUPS = ENGINE_GROUPS.filter((group): group is InstrumentGroup => group !== 'other');
+
+export const SAMPLE_RATES = MIX_SAMPLE_RATES;
+export type SampleRate = MixSampleRate;
 
 /** One track's settings (spec §3, "Track settings entry" without the file name). */
 export interface TrackSettings {
@@ -58,9 +42,9 @@ export interface TrackSettings {
   reverbPreference: ReverbPreference;
 }
 
-/** Spec §9: at least 2 files, at most 5; default name, style and sample rate (§5). */
-export const MIN_FILES = 2;
-export const MAX_FILES = 5;
+/** Spec §9: at least 2 files, at most 5 (the engine's limits); default name, style and sample rate (§5). */
+export const MIN_FILES = MIX_MIN_TRACKS;
+export const MAX_FILES = MIX_MAX_TRACKS;
 export const DEFAULT_MIX_NAME = 'My Mix';
 export const DEFAULT_STYLE: MusicalStyle = 'POP';
 export const DEFAULT_SAMPLE_RATE: SampleRate = 44100;

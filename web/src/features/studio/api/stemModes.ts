@@ -1,5 +1,5 @@
 import { api } from '../../../lib/api';
-import type { Track } from './tracks';
+import type { Track } from '@kora/contracts';
 
 /** The stem separations of the user whose file name contains `filename` (newest first, demos left out). */
 interface StemTracksPage {

@@ -1,28 +1,5 @@
+import type { Track } from '@kora/contracts';
 import { api, type ApiExtra } from '../../../lib/api';
-
-/** A track as the server shows it (`GET /api/audio/track/{id}`). */
-export interface Track {
-  id: string;
-  filename: string;
-  format: string;
-  service: string;
-  mode: string | null;
-  preset: string | null;
-  status: string;
-  error: string | null;
-  errorCode: string | null;
-  progress: number;
-  createdAt: string;
-  isDemo: boolean;
-  isVideo: boolean;
-  unlocked: boolean;
-  fileSize: number;
-  durationSec: number;
-  originalUrl: string;
-  previewUrl: string | null;
-  masterUrl: string | null;
-  stems: Record<string, string>;
-}
 
 /** `GET /api/audio/track/{id}/status`, and the `track.status` socket message (which adds `trackId`). */
 export interface TrackStatus {

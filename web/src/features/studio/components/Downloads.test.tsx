@@ -1,11 +1,12 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, jest } from '@jest/globals';
-import type { Track } from '../api/tracks';
+import type { Track } from '@kora/contracts';
 import { Downloads } from './Downloads';
 
 const track = (overrides: Partial<Track>): Track => ({
   id: 't1',
+  audioId: 't1',
   filename: 'Sunu gaal.wav',
   format: 'wav',
   service: 'AI_MASTERING',
@@ -19,12 +20,19 @@ const track = (overrides: Partial<Track>): Track => ({
   isDemo: false,
   isVideo: false,
   unlocked: false,
+  creditsCost: 1,
   fileSize: 2_000_000,
   durationSec: 12,
   originalUrl: '/api/audio/track/t1/stream/original',
   previewUrl: '/api/audio/track/t1/stream/preview',
   masterUrl: null,
   stems: {},
+  streamUrls: {
+    original: '/api/audio/track/t1/stream/original',
+    preview: '/api/audio/track/t1/stream/preview',
+    master: null,
+    stems: {},
+  },
   ...overrides,
 });
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { Track } from '../api/tracks';
+import type { Track } from '@kora/contracts';
 
 interface DownloadsProps {
   track: Track;

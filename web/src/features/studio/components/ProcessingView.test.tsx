@@ -1,7 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { fakeServer, renderRoutes } from '../../../test/fakes';
-import type { Track } from '../api/tracks';
+import type { Track } from '@kora/contracts';
 import { ProcessingView } from './ProcessingView';
 
 const flush = async () => {
@@ -15,6 +15,7 @@ const NOW = Date.parse('2026-11-25T10:00:00.000Z');
 
 const track: Track = {
   id: 't1',
+  audioId: 't1',
   filename: 'Sunu gaal.wav',
   format: 'wav',
   service: 'AI_MASTERING',
@@ -28,12 +29,14 @@ const track: Track = {
   isDemo: false,
   isVideo: false,
   unlocked: false,
+  creditsCost: 1,
   fileSize: 2_000_000,
   durationSec: 12,
   originalUrl: '/api/audio/track/t1/stream/original',
   previewUrl: null,
   masterUrl: null,
   stems: {},
+  streamUrls: { original: '/api/audio/track/t1/stream/original', preview: null, master: null, stems: {} },
 };
 
 describe('the processing view with the socket down', () => {

@@ -4,7 +4,8 @@ import { Modal } from '../../../components/Modal';
 import { formatDuration } from '../../../lib/format';
 import { useAppSelector } from '../../../lib/hooks';
 import { useNow } from '../../../lib/useNow';
-import { useCancelTrackMutation, useGetTrackStatusQuery, type Track } from '../api/tracks';
+import type { Track } from '@kora/contracts';
+import { useCancelTrackMutation, useGetTrackStatusQuery } from '../api/tracks';
 import {
   isResult,
   processingPercent,

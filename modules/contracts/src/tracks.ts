@@ -1,0 +1,68 @@
+/** Where a track's files play from (`GET /api/audio/track/{id}/stream/{type}`). */
+export interface StreamUrls {
+  original: string;
+  preview: string | null;
+  master: string | null;
+  stems: Record<string, string>;
+}
+
+/** A track as the server sends it (`GET /api/audio/track/{id}`, the recent list, an upload's answer; spec §3). */
+export interface Track {
+  id: string;
+  audioId: string;
+  filename: string;
+  format: string;
+  service: string;
+  mode: string | null;
+  preset: string | null;
+  status: string;
+  error: string | null;
+  errorCode: string | null;
+  progress: number;
+  createdAt: string;
+  isDemo: boolean;
+  isVideo: boolean;
+  unlocked: boolean;
+  creditsCost: number;
+  fileSize: number;
+  durationSec: number;
+  originalUrl: string;
+  previewUrl: string | null;
+  masterUrl: string | null;
+  stems: Record<string, string>;
+  streamUrls: StreamUrls;
+}
+
+/**
+ * A mixing session as a card of the recent tracks list: its name, how many tracks it mixes, its status, whether it
+ * is paid for. It opens at the studio's `?mix={id}` address.
+ */
+export interface MixCard {
+  kind: 'mix';
+  id: string;
+  service: 'AI_MIXING';
+  name: string;
+  /** The name again, under the field the list shows and searches for tracks. */
+  filename: string;
+  trackCount: number;
+  /** CREATED, PROCESSING, COMPLETED, FAILED or CANCELLED. */
+  status: string;
+  error: string | null;
+  errorCode: string | null;
+  unlocked: boolean;
+  isDemo: false;
+  mixingStyle: string;
+  sampleRate: number;
+  createdAt: string;
+}
+
+/** What the recent list shows: the user's tracks and mixing sessions, newest first. */
+export type RecentItem = Track | MixCard;
+
+/** `GET /api/audio/tracks`: one page of the recent list. */
+export interface RecentPage {
+  tracks: RecentItem[];
+  totalCount: number;
+  page: number;
+  limit: number;
+}
