@@ -221,8 +221,21 @@ async function main([command, ...args]) {
       `node-lines: running \`${argv.join(' ')}\` on Node.js ${reportedVersion(exe)} (the current LTS line)`,
     );
     // KORA_OUTER_NODE: the Node that started the suite (the machine's), for the spec that checks an old one is refused.
-    const env = envOn(exe, { ...process.env, KORA_NODE_LINE: LINES.current, KORA_OUTER_NODE: process.execPath });
-    return runCommand(argv, { env });
+    // DEMO_CACHE_DIR: one demo cache for the whole run (docs/operations.md): the runtime spec's first server makes the
+    // material during Jest, and the browser suite's servers and the smoke's copy it instead of each making it again
+    // (13 s of CPU each; the browser suite's first two files, started together, both made it).
+    const demoCache = process.env.DEMO_CACHE_DIR ? null : mkdtempSync(join(tmpdir(), 'kora-demo-run-'));
+    const env = envOn(exe, {
+      ...process.env,
+      KORA_NODE_LINE: LINES.current,
+      KORA_OUTER_NODE: process.execPath,
+      ...(demoCache ? { DEMO_CACHE_DIR: demoCache } : {}),
+    });
+    try {
+      return await runCommand(argv, { env });
+    } finally {
+      if (demoCache) rmSync(demoCache, { recursive: true, force: true });
+    }
   }
   if (command === 'smoke') return smokeAll(args.length > 0 ? args : LINES.others);
   console.error(

@@ -39,7 +39,11 @@ describe(`Kora on Node.js ${process.version}`, () => {
   const dirs: Array<{ cleanup: () => void }> = [];
   const servers: Running[] = [];
   // The first server makes the demo material, the next copies it (DEMO_CACHE_DIR): what this file tests is the runtime.
-  const demoCache = tempDir('kora-runtime-demo-');
+  // Under `npm test` the cache is the run's own (`scripts/node-lines.mjs run`), which the browser suite and the smoke on
+  // the other lines then copy from.
+  const demoCache = process.env.DEMO_CACHE_DIR
+    ? { path: process.env.DEMO_CACHE_DIR, cleanup: () => undefined }
+    : tempDir('kora-runtime-demo-');
   afterAll(() => demoCache.cleanup());
   afterEach(async () => {
     // A server dying as a test ends (a request cut off by its abort) has a moment to be seen exiting.
