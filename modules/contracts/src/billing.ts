@@ -45,3 +45,13 @@ export interface PlansPage {
   plans: Plan[];
   catalogueVersion: string;
 }
+
+/**
+ * `GET /api/payments/config`: what the client needs to pick a checkout: `live` is the provider's real API (PayPal's JS
+ * SDK with `clientId`), `sandbox` the built-in one (an approval page in a popup; only when no provider is live), `off`
+ * not offered.
+ */
+export interface PaymentsConfig {
+  paypal: { mode: 'sandbox' | 'off' } | { mode: 'live'; clientId: string };
+  orangeMoney: { mode: 'sandbox' | 'live' | 'off' };
+}

@@ -1,16 +1,7 @@
-import type { Plan } from '@kora/contracts';
+import type { PaymentsConfig, Plan } from '@kora/contracts';
 import { api, errorBody } from '../../../lib/api';
 import { CURRENCIES, type Currency } from '../../../lib/format';
 import type { Provider } from '../model/rules';
-
-/**
- * `GET /api/payments/config`: the sandbox (approval page in a popup), the real PayPal (its JS SDK), or a provider this
- * server does not offer (`off`).
- */
-export interface PaymentsConfig {
-  paypal: { mode: 'sandbox' | 'off' } | { mode: 'live'; clientId: string };
-  orangeMoney: { mode: 'sandbox' | 'live' | 'off' };
-}
 
 export function planPrice(plan: Plan, currency: Currency): number | null {
   return { XOF: plan.priceXOF, USD: plan.priceUSD, EUR: plan.priceEUR }[currency] ?? null;
