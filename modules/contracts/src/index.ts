@@ -6,4 +6,5 @@ export * from './billing';
 export * from './errors';
 export * from './mixes';
 export * from './mixing';
+export * from './notifications';
 export * from './tracks';
