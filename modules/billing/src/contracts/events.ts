@@ -1,20 +1,19 @@
+import type { BillingCycle, BillingService, Currency, PackService } from '@kora/contracts';
 import type { DomainEvent } from '@kora/kernel';
 
-/** Every service a result can be paid for (AI mixing unlocks mix sessions, the others tracks). */
-export const BILLING_SERVICES = ['AI_MASTERING', 'STEM_SEPARATION', 'AUDIO_ENHANCEMENT', 'AI_MIXING'] as const;
-export type BillingService = (typeof BILLING_SERVICES)[number];
-
-/** The services packs exist for. */
-export const PACK_SERVICES = ['AI_MASTERING', 'STEM_SEPARATION', 'AUDIO_ENHANCEMENT'] as const;
-export type PackService = (typeof PACK_SERVICES)[number];
-
-export const CURRENCIES = ['USD', 'EUR', 'XOF'] as const;
-export type Currency = (typeof CURRENCIES)[number];
+/** The services, currencies and cycles the API speaks are declared in @kora/contracts (its Plan uses them). */
+export {
+  BILLING_SERVICES,
+  type BillingCycle,
+  type BillingService,
+  CURRENCIES,
+  type Currency,
+  PACK_SERVICES,
+  type PackService,
+} from '@kora/contracts';
 
 export const PROVIDERS = ['PAYPAL', 'ORANGE_MONEY'] as const;
 export type PaymentProvider = (typeof PROVIDERS)[number];
-
-export type BillingCycle = 'MONTHLY' | 'YEARLY';
 
 /** What a payment buys: one track's (or mix's) result, or a pack of credits. */
 export type PaymentKind = 'TRACK' | 'PACK';

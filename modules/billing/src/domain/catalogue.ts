@@ -1,3 +1,4 @@
+import type { Plan } from '@kora/contracts';
 import {
   BILLING_SERVICES,
   type BillingCycle,
@@ -144,34 +145,8 @@ export function cycleEnd(start: Date, cycle: BillingCycle): Date {
   return end;
 }
 
-/** The spec's Plan, prices as decimals (USD by default, the plan display's currency). */
-export interface PlanView {
-  id: string;
-  name: string;
-  price: number;
-  priceUSD: number;
-  priceEUR: number;
-  priceXOF: number;
-  currency: Currency;
-  billingCycle: BillingCycle;
-  /** In English (the spec's Plan); `i18n` has them in each interface language. */
-  features: string[];
-  i18n: Record<Language, { features: string[] }>;
-  masteringLimit: number;
-  audioEnhancementLimit: number;
-  stemSeparationLimit: number;
-  serviceType: BillingService;
-  recommended: boolean;
-  icon: 'crown' | 'rocket' | 'infinite';
-  credits: number;
-  /** The same plan billed yearly (12 x monthly minus the discount). */
-  yearly: { priceUSD: number; priceEUR: number; priceXOF: number; credits: number } | null;
-  yearlyDiscountPercent: number;
-  purchasable: boolean;
-}
-
 /** `features` (English) and `i18n` (each language) of a plan view. */
-function featureFields(features: Features): Pick<PlanView, 'features' | 'i18n'> {
+function featureFields(features: Features): Pick<Plan, 'features' | 'i18n'> {
   const byLanguage = featuresByLanguage(features);
   return {
     features: byLanguage.en,
@@ -185,7 +160,7 @@ const majors = (prices: Prices) => ({
   priceXOF: toMajor(prices.XOF, 'XOF'),
 });
 
-export function packViews(catalogue: Catalogue, cycle: BillingCycle, service?: PackService): PlanView[] {
+export function packViews(catalogue: Catalogue, cycle: BillingCycle, service?: PackService): Plan[] {
   return catalogue.packs
     .filter((pack) => !service || pack.serviceType === service)
     .map((pack) => {
@@ -217,7 +192,7 @@ export function packViews(catalogue: Catalogue, cycle: BillingCycle, service?: P
     .sort((a, b) => a.priceXOF - b.priceXOF || a.id.localeCompare(b.id));
 }
 
-export function payPerTrackViews(catalogue: Catalogue, service?: BillingService): PlanView[] {
+export function payPerTrackViews(catalogue: Catalogue, service?: BillingService): Plan[] {
   return catalogue.payPerTrack
     .filter((plan) => !service || plan.serviceType === service)
     .map((plan) => ({

@@ -1,8 +1,8 @@
+import type { NotificationKind } from '@kora/contracts';
 import type { DomainEvent } from '@kora/kernel';
 
-/** Push notifications, on `notifications-{userId}`. */
-export type NotificationKind =
-  'PREVIEW_READY' | 'MASTER_READY' | 'STEMS_READY' | 'PROCESSING_FAILED' | 'PAYMENT' | 'ANNOUNCEMENT';
+/** Push notifications, on `notifications-{userId}`; their kinds are the ones the API sends (@kora/contracts). */
+export type { NotificationKind } from '@kora/contracts';
 
 /** A notification's text in both languages; the client shows the one of its interface. */
 export interface LocalisedText {

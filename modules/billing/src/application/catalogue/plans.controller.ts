@@ -1,7 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
+import type { PlansPage } from '@kora/contracts';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { BILLING_SERVICES, type BillingService, PACK_SERVICES, type PackService } from '../../contracts/events';
-import { packViews, payPerTrackViews, type PlanView } from '../../domain/catalogue';
+import { packViews, payPerTrackViews } from '../../domain/catalogue';
 import { CatalogueService } from './catalogue.service';
 
 @ApiTags('billing')
@@ -14,10 +15,7 @@ export class PlansController {
   @ApiOperation({ summary: 'The packs on sale per service, sorted by priceXOF (billingCycle MONTHLY or YEARLY)' })
   @ApiQuery({ name: 'service', required: false, enum: PACK_SERVICES })
   @ApiQuery({ name: 'billingCycle', required: false, enum: ['MONTHLY', 'YEARLY'] })
-  plans(
-    @Query('service') service?: string,
-    @Query('billingCycle') cycle?: string,
-  ): { plans: PlanView[]; catalogueVersion: string } {
+  plans(@Query('service') service?: string, @Query('billingCycle') cycle?: string): PlansPage {
     const pick = PACK_SERVICES.includes(service as PackService) ? (service as PackService) : undefined;
     return {
       plans: packViews(this.catalogue.catalogue, cycle === 'YEARLY' ? 'YEARLY' : 'MONTHLY', pick),
@@ -28,7 +26,7 @@ export class PlansController {
   @Get('payngo')
   @ApiOperation({ summary: 'Pay Per Track: the price of one result per service (not sold as a pack)' })
   @ApiQuery({ name: 'service', required: false, enum: BILLING_SERVICES })
-  payngo(@Query('service') service?: string): { plans: PlanView[]; catalogueVersion: string } {
+  payngo(@Query('service') service?: string): PlansPage {
     const pick = BILLING_SERVICES.includes(service as BillingService) ? (service as BillingService) : undefined;
     return {
       plans: payPerTrackViews(this.catalogue.catalogue, pick),

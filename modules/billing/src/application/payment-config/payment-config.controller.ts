@@ -1,15 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
+import type { PaymentsConfig } from '@kora/contracts';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BILLING_OPTIONS, type BillingOptions, providerMode } from '../billing-options';
-
-/**
- * What the client needs to pick a checkout: `live` is the provider's real API (PayPal's JS SDK with `clientId`),
- * `sandbox` the built-in one (only when no provider is live), `off` not offered.
- */
-export interface PaymentsConfig {
-  paypal: { mode: 'sandbox' | 'off' } | { mode: 'live'; clientId: string };
-  orangeMoney: { mode: 'sandbox' | 'live' | 'off' };
-}
 
 @ApiTags('billing')
 @ApiBearerAuth()

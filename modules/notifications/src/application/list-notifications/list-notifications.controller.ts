@@ -1,24 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import type { AppNotification, NotificationList } from '@kora/contracts';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
-import type { NotificationKind } from '../../contracts/events';
 import { GetNotifications, type NotificationDocument } from '../../contracts/queries';
 
-export interface NotificationView {
-  id: string;
-  type: 'PUSH';
-  kind: NotificationKind;
-  title: string;
-  message: string;
-  /** Both languages, so the client shows the one its interface uses. */
-  i18n: { en: { title: string; message: string }; fr: { title: string; message: string } };
-  trackId: string | null;
-  status: 'SENT' | 'READ';
-  createdAt: string;
-}
-
-export function notificationView(doc: NotificationDocument, language: 'en' | 'fr' = 'fr'): NotificationView {
+export function notificationView(doc: NotificationDocument, language: 'en' | 'fr' = 'fr'): AppNotification {
   return {
     id: doc._id,
     type: doc.type,
@@ -50,7 +37,7 @@ export class ListNotificationsController {
     @CurrentUser() user: AuthenticatedUser,
     @Query('type') type?: string,
     @Query('lang') lang?: string,
-  ): Promise<{ notifications: NotificationView[]; unreadCount: number }> {
+  ): Promise<NotificationList> {
     const docs = await this.queries.execute<GetNotifications, NotificationDocument[]>(
       new GetNotifications(user.userId, type === 'PUSH' ? 'PUSH' : null, 50),
     );

@@ -1,30 +1,10 @@
 import { api, type ApiExtra, errorStatus } from '../../../lib/api';
+import { PACK_SERVICES, type PackService, type Plan, type PlansPage } from '@kora/contracts';
 import type { Currency } from '../../../lib/format';
 
-export type ServiceType = 'AI_MASTERING' | 'STEM_SEPARATION' | 'AUDIO_ENHANCEMENT';
-export const PACK_SERVICES: readonly ServiceType[] = ['AI_MASTERING', 'STEM_SEPARATION', 'AUDIO_ENHANCEMENT'];
-
-export interface Plan {
-  id: string;
-  name: string;
-  price: number;
-  priceUSD?: number;
-  priceEUR?: number;
-  priceXOF?: number;
-  /** The yearly prices (12 x monthly - 20 %), as the server sells them. */
-  yearly?: { priceUSD?: number; priceEUR?: number; priceXOF?: number; credits?: number };
-  yearlyDiscountPercent?: number;
-  credits?: number;
-  purchasable?: boolean;
-  currency?: Currency;
-  billingCycle?: string;
-  /** In English; `i18n` has them in each interface language. */
-  features?: string[];
-  i18n?: Partial<Record<'en' | 'fr', { features?: string[] }>>;
-  serviceType?: ServiceType;
-  recommended?: boolean;
-  icon?: 'crown' | 'rocket' | 'infinite';
-}
+/** The services packs exist for (the contracts' PackService). */
+export type ServiceType = PackService;
+export { PACK_SERVICES };
 
 export interface PackStatus {
   limit?: number;
@@ -93,7 +73,7 @@ export interface PaymentRecord {
 }
 
 /** `{plans}` or a bare list, sorted by price in XOF (spec §7). */
-function sortPlans(answer: Plan[] | { plans?: Plan[] }): Plan[] {
+function sortPlans(answer: Plan[] | Partial<PlansPage>): Plan[] {
   const plans = Array.isArray(answer) ? answer : (answer.plans ?? []);
   return [...plans].sort((a, b) => (a.priceXOF ?? a.price) - (b.priceXOF ?? b.price));
 }

@@ -2,8 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import type { Plan } from '@kora/contracts';
 import { fakeServer, renderRoutes } from '../../../test/fakes';
-import type { Plan } from '../api/billing';
 import { type PackPurchaseSlotProps, PlansSection, priceIn } from './PlansSection';
 
 const STARTER: Plan = {
@@ -13,12 +13,20 @@ const STARTER: Plan = {
   priceUSD: 19.99,
   priceEUR: 18.99,
   priceXOF: 12500,
+  currency: 'USD',
+  billingCycle: 'MONTHLY',
   serviceType: 'AI_MASTERING',
   features: ['5 masters a month'],
   i18n: { en: { features: ['5 masters a month'] }, fr: { features: ['5 masters par mois'] } },
+  masteringLimit: 5,
+  audioEnhancementLimit: 0,
+  stemSeparationLimit: 0,
+  recommended: false,
   icon: 'rocket',
-  yearly: { priceUSD: 191.9, priceEUR: 182.3, priceXOF: 120000 },
+  credits: 5,
+  yearly: { priceUSD: 191.9, priceEUR: 182.3, priceXOF: 120000, credits: 60 },
   yearlyDiscountPercent: 20,
+  purchasable: true,
 };
 
 const PACK = {
@@ -53,9 +61,19 @@ const PAY_PER_TRACK: Plan = {
   priceUSD: 4.99,
   priceEUR: 4.59,
   priceXOF: 3000,
+  currency: 'USD',
+  billingCycle: 'MONTHLY',
   serviceType: 'AI_MASTERING',
   features: ['One mastered track'],
   i18n: { en: { features: ['One mastered track'] }, fr: { features: ['Un titre masterisé'] } },
+  masteringLimit: 0,
+  audioEnhancementLimit: 0,
+  stemSeparationLimit: 0,
+  recommended: false,
+  icon: 'rocket',
+  credits: 0,
+  yearly: null,
+  yearlyDiscountPercent: 0,
   purchasable: false,
 };
 
@@ -106,8 +124,8 @@ afterEach(async () => {
 describe('the plans section', () => {
   it('prices a year from the server, else as 12 months less 20 %', () => {
     expect(priceIn(STARTER, 'USD', 'YEARLY')).toBe(191.9);
-    expect(priceIn({ ...STARTER, yearly: undefined }, 'XOF', 'YEARLY')).toBe(120000);
-    expect(priceIn({ ...STARTER, yearly: undefined }, 'EUR', 'YEARLY')).toBe(182.3);
+    expect(priceIn({ ...STARTER, yearly: null }, 'XOF', 'YEARLY')).toBe(120000);
+    expect(priceIn({ ...STARTER, yearly: null }, 'EUR', 'YEARLY')).toBe(182.3);
     expect(priceIn(STARTER, 'EUR')).toBe(18.99);
   });
 

@@ -1,3 +1,4 @@
+import type { Plan } from '@kora/contracts';
 import { type ComponentType, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -12,7 +13,6 @@ import { useReload } from '../../../lib/useReload';
 import {
   type ActivePack,
   PACK_SERVICES,
-  type Plan,
   type ServiceType,
   useCancelSubscriptionMutation,
   useGetCurrentSubscriptionQuery,

@@ -1,5 +1,6 @@
 import { api, type ApiExtra } from '../../../lib/api';
-import { addNotification, isNotification, markReadIn, type NotificationList } from '../model/notifications';
+import type { NotificationList } from '@kora/contracts';
+import { addNotification, isNotification, markReadIn } from '../model/notifications';
 
 const LIST = { type: 'Notification' as const, id: 'LIST' };
 

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { type Call, fakeServer, renderRoutes } from '../../../test/fakes';
-import type { AppNotification } from '../model/notifications';
+import type { AppNotification } from '@kora/contracts';
 import { NotificationBell } from './NotificationBell';
 
 const notification = (id: string, trackId: string | null, status: 'SENT' | 'READ' = 'SENT'): AppNotification => ({
@@ -10,6 +10,10 @@ const notification = (id: string, trackId: string | null, status: 'SENT' | 'READ
   kind: trackId ? 'PREVIEW_READY' : 'ANNOUNCEMENT',
   title: `Title ${id}`,
   message: `Message ${id}`,
+  i18n: {
+    en: { title: `Title ${id}`, message: `Message ${id}` },
+    fr: { title: `Title ${id}`, message: `Message ${id}` },
+  },
   trackId,
   status,
   createdAt: '2026-11-22T10:00:00.000Z',

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { fakeServer, renderRoutes } from '../../../test/fakes';
-import type { AppNotification } from '../model/notifications';
+import type { AppNotification } from '@kora/contracts';
 import { NotificationToasts } from './NotificationToasts';
 
 const notification = (id: string, minute: number, status: 'SENT' | 'READ' = 'SENT'): AppNotification => ({

@@ -4,7 +4,8 @@ import { useNavigate } from 'react-router-dom';
 import { STORAGE_KEYS } from '../../../lib/session/storage';
 import { toastsAtOnce } from '../../../lib/toast';
 import { useWindowWidth } from '../../../lib/useWindowWidth';
-import { type AppNotification, notificationLink, textOf } from '../model/notifications';
+import type { AppNotification } from '@kora/contracts';
+import { notificationLink, textOf } from '../model/notifications';
 import { useMarkNotificationReadMutation } from '../api/notifications';
 import { useNotifications } from '../hooks/useNotifications';
 

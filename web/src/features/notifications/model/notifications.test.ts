@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { addNotification, type AppNotification, markReadIn, type NotificationList, textOf } from './notifications';
+import type { AppNotification, NotificationList } from '@kora/contracts';
+import { addNotification, markReadIn, textOf } from './notifications';
 
 const item = (id: string, status: 'SENT' | 'READ', createdAt: string): AppNotification => ({
   id,

@@ -1,21 +1,4 @@
-/** A push notification as the API and the socket send it; SENT means unread. */
-export interface AppNotification {
-  id: string;
-  type: string;
-  kind: string;
-  title: string;
-  message: string;
-  i18n?: { en?: { title: string; message: string }; fr?: { title: string; message: string } };
-  trackId: string | null;
-  status: 'SENT' | 'READ';
-  createdAt: string;
-  position?: number;
-}
-
-export interface NotificationList {
-  notifications: AppNotification[];
-  unreadCount: number;
-}
+import type { AppNotification, NotificationList } from '@kora/contracts';
 
 export function isNotification(value: unknown): value is AppNotification {
   const candidate = value as Partial<AppNotification> | null;

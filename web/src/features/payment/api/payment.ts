@@ -1,31 +1,9 @@
+import type { PaymentsConfig, Plan } from '@kora/contracts';
 import { api, errorBody } from '../../../lib/api';
 import { CURRENCIES, type Currency } from '../../../lib/format';
 import type { Provider } from '../model/rules';
 
-/**
- * `GET /api/payments/config`: the sandbox (approval page in a popup), the real PayPal (its JS SDK), or a provider this
- * server does not offer (`off`).
- */
-export interface PaymentsConfig {
-  paypal: { mode: 'sandbox' | 'off' } | { mode: 'live'; clientId: string };
-  orangeMoney: { mode: 'sandbox' | 'live' | 'off' };
-}
-
-/** A plan as a payment uses it (`/api/plans`, `/api/plans/payngo`). */
-export interface PricedPlan {
-  id: string;
-  name: string;
-  priceUSD?: number;
-  priceEUR?: number;
-  priceXOF?: number;
-  price?: number;
-  serviceType?: string;
-  features?: string[];
-  yearly?: { priceUSD?: number; priceEUR?: number; priceXOF?: number; credits?: number };
-  yearlyDiscountPercent?: number;
-}
-
-export function planPrice(plan: PricedPlan, currency: Currency): number | null {
+export function planPrice(plan: Plan, currency: Currency): number | null {
   return { XOF: plan.priceXOF, USD: plan.priceUSD, EUR: plan.priceEUR }[currency] ?? null;
 }
 
@@ -83,9 +61,9 @@ const paymentApi = api.injectEndpoints({
       transformResponse: savedCurrency,
       providesTags: [{ type: 'Preferences', id: 'ME' }],
     }),
-    getPayPerTrack: build.query<PricedPlan | null, string>({
+    getPayPerTrack: build.query<Plan | null, string>({
       query: (service) => `/plans/payngo?service=${encodeURIComponent(service)}`,
-      transformResponse: (answer: { plans?: PricedPlan[] } | PricedPlan[]) =>
+      transformResponse: (answer: { plans?: Plan[] } | Plan[]) =>
         (Array.isArray(answer) ? answer : (answer.plans ?? []))[0] ?? null,
       providesTags: [{ type: 'Plan', id: 'PAYNGO' }],
     }),

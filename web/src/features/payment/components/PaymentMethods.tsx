@@ -1,6 +1,7 @@
+import type { PaymentsConfig } from '@kora/contracts';
 import { useTranslation } from 'react-i18next';
 import { type Currency, formatMoney } from '../../../lib/format';
-import { type PaymentsConfig, useGetPaymentsConfigQuery } from '../api/payment';
+import { useGetPaymentsConfigQuery } from '../api/payment';
 import { PayPalButtons } from './PayPalButtons';
 import { availableProviders, clock, type Provider } from '../model/rules';
 import type { Checkout, CheckoutOrder } from '../hooks/useCheckout';
