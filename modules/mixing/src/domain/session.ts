@@ -1,3 +1,4 @@
+import { MIX_MAX_TRACKS, MIX_MIN_TRACKS } from '@kora/contracts';
 import type { Decider } from '@kora/kernel';
 import type { MixEvent, MixSessionStatus, MixTrackFile, MixTrackSettings } from '../contracts/events';
 import {
@@ -10,8 +11,9 @@ import {
   TooManyTracksError,
 } from './errors';
 
-export const MAX_TRACKS = 5;
-export const MIN_TRACKS = 2;
+/** A session's track limits: the engine's, as `@kora/contracts` publishes them to the web (not a copy that may drift). */
+export const MAX_TRACKS = MIX_MAX_TRACKS;
+export const MIN_TRACKS = MIX_MIN_TRACKS;
 export const MAX_ATTEMPTS = 3;
 
 export interface SessionState {
