@@ -331,17 +331,17 @@ export function closeIdleConnectionsOnClose(server: Server): void {
  */
 export const BODY_IDLE_MS = { withToken: 30_000, withoutToken: 10_000 };
 
-/**
- * Closes the connection of a request whose announced body stops arriving for `BODY_IDLE_MS` (a socket idle timeout
- * from the request's start to its body's end; bytes that arrive restart it). On the Node server, so that every
- * route has it, the built-in provider's included.
- */
 /** A request says it has a body by its length or by chunked transfer (HTTP/1.1, RFC 9112 section 6.3). */
 export function announcesBody(headers: IncomingMessage['headers']): boolean {
   const length = headers['content-length'];
   return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
 }
 
+/**
+ * Closes the connection of a request whose announced body stops arriving for `BODY_IDLE_MS` (a socket idle timeout
+ * from the request's start to its body's end; bytes that arrive restart it). On the Node server, so that every
+ * route has it, the built-in provider's included.
+ */
 export function closeStalledBodies(server: Server, limits: typeof BODY_IDLE_MS = BODY_IDLE_MS): void {
   server.on('request', (request: IncomingMessage) => {
     if (!announcesBody(request.headers) || request.complete) return;
