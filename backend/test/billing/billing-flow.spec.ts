@@ -92,6 +92,8 @@ describe('billing over HTTP through the built-in sandbox', () => {
       creditsUsed: 0,
       remaining: { AI_MASTERING: 5, AI_MIXING: 0 },
     });
+    // A mastering pack's plan promises unlimited previews (its catalogue entry): the header says so.
+    expect(current.body.subscription.plan).toMatchObject({ serviceType: 'AI_MASTERING', unlimitedPreview: true });
 
     const trackId = await seedTrack(test, awa.userId, 'AI_MASTERING', 'my <b>song</b>.wav');
     const unlocked = await request(test.url)
@@ -322,6 +324,8 @@ describe('billing over HTTP through the built-in sandbox', () => {
     }
     const current = await request(test.url).get('/api/subscriptions/current').set(kofi.auth).expect(200);
     expect(current.body.subscription.remaining.STEM_SEPARATION).toBeGreaterThan(0);
+    // A stems pack promises no unlimited previews: the header shows no such marker.
+    expect(current.body.subscription.plan.unlimitedPreview).toBe(false);
   });
 
   it('the provider captured but its answer was lost: the reconciler records and grants once', async () => {

@@ -1,3 +1,7 @@
+/** The services a track can be processed by (AI mixing works on sessions: `MixCard`). */
+export const TRACK_SERVICES = ['AI_MASTERING', 'STEM_SEPARATION', 'AUDIO_ENHANCEMENT'] as const;
+export type TrackService = (typeof TRACK_SERVICES)[number];
+
 /** Where a track's files play from (`GET /api/audio/track/{id}/stream/{type}`). */
 export interface StreamUrls {
   original: string;
@@ -12,7 +16,7 @@ export interface Track {
   audioId: string;
   filename: string;
   format: string;
-  service: string;
+  service: TrackService;
   mode: string | null;
   preset: string | null;
   status: string;

@@ -3,8 +3,11 @@
  * the euro where each language writes them: `$4.99` / `4,99 $`, `€4.99` / `4,99 €`). The server writes its texts
  * (notifications) the same way (`modules/kernel/src/format.ts`).
  */
-export type Currency = 'EUR' | 'USD' | 'XOF';
-export const CURRENCIES: readonly Currency[] = ['XOF', 'USD', 'EUR'];
+import type { Currency } from '@kora/contracts';
+
+export type { Currency };
+/** The contract's currencies in the order the pickers offer them: the franc CFA first, for the users in Dakar and Abidjan. */
+export const CURRENCY_CHOICES: readonly Currency[] = ['XOF', 'USD', 'EUR'];
 
 const locale = (language: string): string => (language === 'en' ? 'en-US' : 'fr-FR');
 const NBSP = '\u00a0';

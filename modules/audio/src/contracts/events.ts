@@ -1,8 +1,8 @@
 import type { DomainEvent } from '@kora/kernel';
+import type { TrackService } from '@kora/contracts';
 
-/** The services a track can be processed by (AI mixing works on sessions, in the mixing module). */
-export const TRACK_SERVICES = ['AI_MASTERING', 'STEM_SEPARATION', 'AUDIO_ENHANCEMENT'] as const;
-export type TrackService = (typeof TRACK_SERVICES)[number];
+/** The services a track can be processed by, as the API speaks them (`@kora/contracts`). */
+export { TRACK_SERVICES, type TrackService } from '@kora/contracts';
 
 export const STEM_MODES = ['vocals', 'drums', 'guitars', 'full'] as const;
 export type StemMode = (typeof STEM_MODES)[number];

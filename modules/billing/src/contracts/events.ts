@@ -1,7 +1,15 @@
-import type { BillingCycle, BillingService, Currency, PackService } from '@kora/contracts';
+import type {
+  BillingCycle,
+  BillingService,
+  Currency,
+  PackService,
+  PaymentKind,
+  PaymentProvider,
+  PaymentStatus,
+} from '@kora/contracts';
 import type { DomainEvent } from '@kora/kernel';
 
-/** The services, currencies and cycles the API speaks are declared in @kora/contracts (its Plan uses them). */
+/** The services, currencies, cycles, providers and statuses the API speaks are declared in @kora/contracts. */
 export {
   BILLING_SERVICES,
   type BillingCycle,
@@ -10,13 +18,11 @@ export {
   type Currency,
   PACK_SERVICES,
   type PackService,
+  PAYMENT_PROVIDERS as PROVIDERS,
+  type PaymentKind,
+  type PaymentProvider,
+  type PaymentStatus,
 } from '@kora/contracts';
-
-export const PROVIDERS = ['PAYPAL', 'ORANGE_MONEY'] as const;
-export type PaymentProvider = (typeof PROVIDERS)[number];
-
-/** What a payment buys: one track's (or mix's) result, or a pack of credits. */
-export type PaymentKind = 'TRACK' | 'PACK';
 
 /**
  * Money is an integer in the currency's minor unit (cents for USD and EUR; XOF has none), so sums are exact. It is
@@ -217,6 +223,3 @@ export const PAYMENT_EVENT_TYPES = [
   'PaymentAnomalyDetected',
   'PaymentAnomalyResolved',
 ] as const satisfies readonly PaymentEvent['type'][];
-
-/** A payment's status as the history shows it. */
-export type PaymentStatus = 'pending' | 'paid' | 'failed' | 'cancelled' | 'expired' | 'refunded';

@@ -45,6 +45,8 @@ export interface Catalogue {
     features: Features;
     recommended: boolean;
     icon: 'crown' | 'rocket' | 'infinite';
+    /** Its buyers' header says "Unlimited previews" (the plan promises it among its features); false when absent. */
+    unlimitedPreview?: boolean;
   }>;
 }
 
@@ -99,6 +101,8 @@ export function catalogueProblems(value: unknown): string[] {
     features(`packs[${i}].features`, pack.features);
     if (!['crown', 'rocket', 'infinite'].includes(pack.icon))
       problems.push(`packs[${i}].icon: crown, rocket or infinite`);
+    if (pack.unlimitedPreview !== undefined && typeof pack.unlimitedPreview !== 'boolean')
+      problems.push(`packs[${i}].unlimitedPreview: true or false`);
   }
   return problems;
 }

@@ -1,3 +1,4 @@
+import type { CancelAnswer } from '@kora/contracts';
 import { Injectable } from '@nestjs/common';
 import { CommandContexts } from '@kora/kernel/nest';
 import type { PaymentProvider } from '../../contracts/events';
@@ -22,7 +23,7 @@ export class CancelPaymentService {
     private readonly contexts: CommandContexts,
   ) {}
 
-  async cancel(userId: string, id: string, provider: PaymentProvider): Promise<{ success: boolean; status: string }> {
+  async cancel(userId: string, id: string, provider: PaymentProvider): Promise<CancelAnswer> {
     const { paymentId, state } = await this.records.owned(userId, id);
     if (state.intent!.provider !== provider) throw new PaymentNotFoundError();
     if (state.status === 'pending') {

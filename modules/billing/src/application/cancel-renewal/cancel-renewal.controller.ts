@@ -5,6 +5,7 @@ import { CLOCK, type Clock, ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import { type CreditAccountDocument, GetCreditAccount } from '../../contracts/queries';
 import { subscriptionView } from '../current-subscription/current-subscription.controller';
+import { CatalogueService } from '../catalogue/catalogue.service';
 import { Ledger } from '../ledger';
 
 @ApiTags('billing')
@@ -16,6 +17,7 @@ export class CancelRenewalController {
     private readonly ledger: Ledger,
     private readonly contexts: CommandContexts,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly catalogue: CatalogueService,
   ) {}
 
   @Post('cancel')
@@ -39,6 +41,6 @@ export class CancelRenewalController {
     const doc = await this.queries.execute<GetCreditAccount, CreditAccountDocument | null>(
       new GetCreditAccount(user.userId),
     );
-    return { success: true, subscription: subscriptionView(doc, this.clock.now().toISOString()) };
+    return { success: true, subscription: subscriptionView(doc, this.clock.now().toISOString(), this.catalogue) };
   }
 }

@@ -1,3 +1,4 @@
+import type { CaptureAnswer } from '@kora/contracts';
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
@@ -20,10 +21,7 @@ export class CapturePayPalController {
     operationId: 'PaymentsController_capture',
     summary: 'Capture an approved PayPal order; a repeat answers success and grants nothing more',
   })
-  async capture(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('orderId') orderId: string,
-  ): Promise<{ success: boolean; message: string; status: string; paymentId: string }> {
+  async capture(@CurrentUser() user: AuthenticatedUser, @Param('orderId') orderId: string): Promise<CaptureAnswer> {
     const { paymentId, state } = await this.records.owned(user.userId, orderId);
     if (state.intent!.provider !== 'PAYPAL') throw new PaymentNotFoundError();
     return { ...(await this.paypal.capture(paymentId, state, 'capture')), paymentId };

@@ -1,3 +1,4 @@
+import type { CaptureAnswer } from '@kora/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   PaymentClosedError,
@@ -28,7 +29,7 @@ export class CapturePayPalService {
     paymentId: string,
     state: PaymentState,
     source: 'capture' | 'callback' | 'reconciler',
-  ): Promise<{ success: boolean; message: string; status: string }> {
+  ): Promise<Omit<CaptureAnswer, 'paymentId'>> {
     const intent = state.intent!;
     if (state.status === 'paid' || state.status === 'refunded') {
       await this.grants.grantPayment(paymentId);

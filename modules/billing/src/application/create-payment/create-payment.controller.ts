@@ -1,7 +1,8 @@
+import type { Intent } from '@kora/contracts';
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
-import { CreatePaymentService, type IntentAnswer, type IntentRequest } from './create-payment.service';
+import { CreatePaymentService, type IntentBody } from './create-payment.service';
 
 @ApiTags('billing')
 @ApiBearerAuth()
@@ -15,7 +16,7 @@ export class CreatePaymentController {
     summary:
       'Open a payment (provider PAYPAL or ORANGE_MONEY) for a pack (planId, billingCycle) or one track (trackId); priced by the server',
   })
-  createIntent(@CurrentUser() user: AuthenticatedUser, @Body() body: IntentRequest): Promise<IntentAnswer> {
+  createIntent(@CurrentUser() user: AuthenticatedUser, @Body() body: IntentBody): Promise<Intent> {
     return this.payments.createIntent(user.userId, body ?? {});
   }
 }

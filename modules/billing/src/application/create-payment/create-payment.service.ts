@@ -1,3 +1,4 @@
+import type { Intent, IntentRequest } from '@kora/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, IDS, type IdGenerator, ValidationFailedError } from '@kora/kernel';
 import { CommandContexts } from '@kora/kernel/nest';
@@ -31,40 +32,8 @@ import { CatalogueService } from '../catalogue/catalogue.service';
 import { Ledger } from '../ledger';
 import { UnlockTargets } from '../targets';
 
-export interface IntentRequest {
-  amount?: unknown;
-  currency?: unknown;
-  provider?: unknown;
-  trackId?: unknown;
-  service?: unknown;
-  paymentType?: unknown;
-  planId?: unknown;
-  billingCycle?: unknown;
-}
-
-export type IntentAnswer =
-  | {
-      success: true;
-      paymentId: string;
-      provider: 'PAYPAL';
-      orderId: string;
-      approveUrl: string | null;
-      amount: number;
-      currency: Currency;
-      status: 'pending';
-    }
-  | {
-      success: true;
-      paymentId: string;
-      provider: 'ORANGE_MONEY';
-      validity: number;
-      merchantCode: string;
-      qrCode: string;
-      deepLinks: { OM: string; MAXIT: string };
-      amount: number;
-      currency: Currency;
-      status: 'pending';
-    };
+/** The contract's `IntentRequest` as it arrives: nothing in it is trusted before it is checked. */
+export type IntentBody = { [K in keyof IntentRequest]?: unknown } & { amount?: unknown };
 
 const PACK_TYPES = ['PACK', 'SUBSCRIPTION', 'PLAN'];
 const TRACK_TYPES = ['TRACK', 'SINGLE', 'SINGLE_TRACK', 'PAYNGO', 'PAY_PER_TRACK', 'ONE_TIME'];
@@ -89,7 +58,7 @@ export class CreatePaymentService {
   ) {}
 
   /** Prices the purchase from the catalogue; refuses (400, nothing recorded) whatever the client said that differs. */
-  async createIntent(userId: string, body: IntentRequest): Promise<IntentAnswer> {
+  async createIntent(userId: string, body: IntentBody): Promise<Intent> {
     const provider = upper(body?.provider) as PaymentProvider | null;
     if (!provider || !PROVIDERS.includes(provider)) {
       throw new ValidationFailedError({ provider: 'BILLING.INVALID_PROVIDER' });

@@ -1,3 +1,4 @@
+import type { CurrentSubscription, CurrentSubscriptionAnswer } from '@kora/contracts';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -7,11 +8,19 @@ import { BILLING_SERVICES, type BillingService, PACK_SERVICES } from '../../cont
 import { type CreditAccountDocument, GetCreditAccount, type PackEntry } from '../../contracts/queries';
 import { packRenews } from '../../domain/credits';
 import { NoSubscriptionError } from '../../domain/errors';
+import { CatalogueService } from '../catalogue/catalogue.service';
 
 const left = (pack: PackEntry): number => pack.credits - pack.used - pack.removed;
 
-/** The current subscription at `now`: active packs, credits by service, or null when no pack is active. */
-export function subscriptionView(doc: CreditAccountDocument | null, now: string) {
+/**
+ * The current subscription at `now`: active packs, credits by service, or null when no pack is active. The plan is the
+ * latest pack's; it says "unlimited previews" when one of the active packs' plans promises them (`unlimitedPreview`).
+ */
+export function subscriptionView(
+  doc: CreditAccountDocument | null,
+  now: string,
+  catalogue: Pick<CatalogueService, 'pack'>,
+): CurrentSubscription | null {
   const active = (doc?.packs ?? []).filter((pack) => pack.startDate <= now && now < pack.endDate);
   if (active.length === 0) return null;
   const services = Object.fromEntries(
@@ -33,10 +42,7 @@ export function subscriptionView(doc: CreditAccountDocument | null, now: string)
         },
       ];
     }),
-  ) as Record<
-    (typeof PACK_SERVICES)[number],
-    { total: number; used: number; remaining: number; startDate: string | null; endDate: string | null }
-  >;
+  ) as CurrentSubscription['services'];
   const remaining = Object.fromEntries(
     BILLING_SERVICES.map((service) => [service, service === 'AI_MIXING' ? 0 : services[service].remaining]),
   ) as Record<BillingService, number>;
@@ -45,7 +51,13 @@ export function subscriptionView(doc: CreditAccountDocument | null, now: string)
   const totalCredits = active.reduce((sum, pack) => sum + pack.credits, 0);
   const creditsUsed = active.reduce((sum, pack) => sum + pack.used, 0);
   return {
-    plan: { id: latest.planId, name: latest.planName, serviceType: latest.service, billingCycle: latest.billingCycle },
+    plan: {
+      id: latest.planId,
+      name: latest.planName,
+      serviceType: latest.service,
+      billingCycle: latest.billingCycle,
+      unlimitedPreview: active.some((pack) => catalogue.pack(pack.planId)?.unlimitedPreview === true),
+    },
     // Cancelled once every pack that renews was told not to; packs paid once stay active until they end.
     status: renewing.length > 0 && renewing.every((pack) => pack.renewalCancelled) ? 'cancelled' : 'active',
     totalCredits,
@@ -83,6 +95,7 @@ export class CurrentSubscriptionController {
   constructor(
     private readonly queries: QueryBus,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly catalogue: CatalogueService,
   ) {}
 
   @Get('current')
@@ -90,11 +103,11 @@ export class CurrentSubscriptionController {
     operationId: 'SubscriptionsController_current',
     summary: 'Active packs and credits by service; 404 BILLING.NO_SUBSCRIPTION without an active pack',
   })
-  async current(@CurrentUser() user: AuthenticatedUser) {
+  async current(@CurrentUser() user: AuthenticatedUser): Promise<CurrentSubscriptionAnswer> {
     const doc = await this.queries.execute<GetCreditAccount, CreditAccountDocument | null>(
       new GetCreditAccount(user.userId),
     );
-    const subscription = subscriptionView(doc, this.clock.now().toISOString());
+    const subscription = subscriptionView(doc, this.clock.now().toISOString(), this.catalogue);
     if (!subscription) throw new NoSubscriptionError();
     const mastering = subscription.services.AI_MASTERING;
     return {

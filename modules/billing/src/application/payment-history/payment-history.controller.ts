@@ -1,3 +1,4 @@
+import type { PaymentHistoryAnswer, PaymentRecord } from '@kora/contracts';
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -8,7 +9,7 @@ import { toMajor } from '../../domain/catalogue';
 const MAX_LIMIT = 100;
 
 /** A payment as the history shows it: amounts as decimals, the method in the client's words. */
-export function paymentView(doc: PaymentDocument) {
+export function paymentView(doc: PaymentDocument): PaymentRecord {
   return {
     id: doc._id,
     date: doc.createdAt,
@@ -47,7 +48,7 @@ export class PaymentHistoryController {
     @Query('page') pageText?: string,
     @Query('limit') limitText?: string,
     @Query('search') search?: string,
-  ) {
+  ): Promise<PaymentHistoryAnswer> {
     const page = Math.max(1, Number.parseInt(pageText ?? '1', 10) || 1);
     const limit = Math.min(MAX_LIMIT, Math.max(1, Number.parseInt(limitText ?? '7', 10) || 7));
     const result = await this.queries.execute<ListPayments, PaymentPage>(

@@ -1,3 +1,4 @@
+import type { PaymentStatusAnswer } from '@kora/contracts';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
@@ -21,7 +22,7 @@ export class PaymentStatusController {
   status(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: { paymentIntentId?: unknown; paymentId?: unknown },
-  ): Promise<{ status: string; paymentStatus: string; paymentId: string; reason?: string }> {
+  ): Promise<PaymentStatusAnswer> {
     const id = body?.paymentIntentId ?? body?.paymentId;
     if (typeof id !== 'string' || !id) throw new PaymentNotFoundError();
     return this.payments.status(user.userId, id);

@@ -1,3 +1,4 @@
+import type { PaymentStatus, PaymentStatusAnswer } from '@kora/contracts';
 import { Injectable } from '@nestjs/common';
 import { BillingError } from '../../domain/errors';
 import { declineReason } from '../../domain/payment';
@@ -15,10 +16,7 @@ export class PaymentStatusService {
   ) {}
 
   /** The payment's status; a pending one is asked of the provider first (a lost callback cannot keep it pending). */
-  async status(
-    userId: string,
-    id: string,
-  ): Promise<{ status: string; paymentStatus: string; paymentId: string; reason?: string }> {
+  async status(userId: string, id: string): Promise<PaymentStatusAnswer> {
     const { paymentId, state } = await this.records.owned(userId, id);
     let current = state;
     if (state.status === 'pending') {
@@ -35,7 +33,7 @@ export class PaymentStatusService {
       }
     }
     const status = current.status!;
-    const legacy: Record<string, string> = {
+    const legacy: Record<PaymentStatus, PaymentStatusAnswer['status']> = {
       pending: 'PENDING',
       paid: 'COMPLETED',
       failed: 'FAILED',
@@ -45,6 +43,6 @@ export class PaymentStatusService {
     };
     // A failure says why when the provider did (a balance too low, a card declined), so the payer can act on it.
     const reason = status === 'failed' ? declineReason(current.failure?.code) : null;
-    return { status: legacy[status]!, paymentStatus: status, paymentId, ...(reason ? { reason } : {}) };
+    return { status: legacy[status], paymentStatus: status, paymentId, ...(reason ? { reason } : {}) };
   }
 }

@@ -1,7 +1,8 @@
+import type { Intent } from '@kora/contracts';
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
-import { CreatePaymentService, type IntentAnswer, type IntentRequest } from '../create-payment/create-payment.service';
+import { CreatePaymentService, type IntentBody } from '../create-payment/create-payment.service';
 
 @ApiTags('billing')
 @ApiBearerAuth()
@@ -14,7 +15,7 @@ export class SubscribeController {
     operationId: 'SubscriptionsController_subscribe',
     summary: 'Buy a pack: opens a payment like createIntent (planId, billingCycle, currency, provider)',
   })
-  subscribe(@CurrentUser() user: AuthenticatedUser, @Body() body: IntentRequest): Promise<IntentAnswer> {
+  subscribe(@CurrentUser() user: AuthenticatedUser, @Body() body: IntentBody): Promise<Intent> {
     return this.payments.createIntent(user.userId, { ...(body ?? {}), paymentType: 'PACK' });
   }
 }

@@ -1,3 +1,4 @@
+import type { UnlockAnswer } from '@kora/contracts';
 import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock, IDS, type IdGenerator, ValidationFailedError } from '@kora/kernel';
@@ -39,7 +40,7 @@ export class UnlockController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
     @Body() body: { credit?: unknown; paymentId?: unknown },
-  ) {
+  ): Promise<UnlockAnswer> {
     const byCredit = body?.credit === true || body?.credit === 'true';
     const paymentId = typeof body?.paymentId === 'string' && body.paymentId ? body.paymentId : null;
     if (byCredit === (paymentId !== null)) {
@@ -91,7 +92,11 @@ export class UnlockController {
     });
   }
 
-  private async answer(userId: string, id: string, extra: Record<string, unknown>) {
+  private async answer(
+    userId: string,
+    id: string,
+    extra: Pick<UnlockAnswer, 'alreadyUnlocked' | 'creditsUsed' | 'creditsRemaining'>,
+  ): Promise<UnlockAnswer> {
     const target = await this.targets.require(userId, id);
     return { success: true, trackId: id, status: target.status, unlocked: target.unlocked, ...extra };
   }

@@ -1,3 +1,4 @@
+import type { UsageHistoryAnswer } from '@kora/contracts';
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -15,7 +16,7 @@ export class UsageHistoryController {
     operationId: 'SubscriptionsController_usage',
     summary: 'Credits spent, newest first: date, trackName, serviceType, trackDuration, creditsUsed',
   })
-  async usage(@CurrentUser() user: AuthenticatedUser, @Query('limit') limitText?: string) {
+  async usage(@CurrentUser() user: AuthenticatedUser, @Query('limit') limitText?: string): Promise<UsageHistoryAnswer> {
     const limit = Math.min(1000, Math.max(1, Number.parseInt(limitText ?? '500', 10) || 500));
     const docs = await this.queries.execute<ListUsage, UsageDocument[]>(new ListUsage(user.userId, limit));
     return {

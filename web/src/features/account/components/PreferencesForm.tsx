@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { browserCurrency } from '../../../lib/currency';
-import { CURRENCIES, type Currency } from '../../../lib/format';
+import { CURRENCY_CHOICES, type Currency } from '../../../lib/format';
 import { useAppDispatch } from '../../../lib/hooks';
 import { chooseLanguage, LANGUAGES } from '../../../lib/i18n';
 import type { SettingsSectionId } from '../../../lib/settings-sections';
@@ -99,7 +99,7 @@ export function PreferencesForm({ markStale }: { markStale(sections: SettingsSec
             value={form.currency}
             onChange={(event) => change({ ...form, currency: event.target.value as Currency })}
           >
-            {CURRENCIES.map((code) => (
+            {CURRENCY_CHOICES.map((code) => (
               <option key={code} value={code}>
                 {t(`currencies.${code}`)}
               </option>

@@ -1,76 +1,22 @@
 import { api, type ApiExtra, errorStatus } from '../../../lib/api';
-import { PACK_SERVICES, type PackService, type Plan, type PlansPage } from '@kora/contracts';
-import type { Currency } from '../../../lib/format';
+import {
+  type ActivePack,
+  type CurrentSubscription,
+  type CurrentSubscriptionAnswer,
+  PACK_SERVICES,
+  type PackService,
+  type PaymentHistoryAnswer,
+  type PaymentRecord,
+  type Plan,
+  type PlansPage,
+  type UsageEntry,
+  type UsageHistoryAnswer,
+} from '@kora/contracts';
 
 /** The services packs exist for (the contracts' PackService). */
 export type ServiceType = PackService;
 export { PACK_SERVICES };
-
-export interface PackStatus {
-  limit?: number;
-  used?: number;
-  remaining?: number;
-  startDate?: string | null;
-  endDate?: string | null;
-}
-
-/** One bought pack (`activePacks` of `/api/subscriptions/current`). */
-export interface ActivePack {
-  id: string;
-  planId: string;
-  planName: string;
-  serviceType: ServiceType;
-  billingCycle: 'MONTHLY' | 'YEARLY';
-  limit: number;
-  used: number;
-  remaining: number;
-  startDate: string;
-  endDate: string;
-  /** Whether it renews by itself; a pack paid by one order (PayPal, Orange Money) does not. */
-  renews?: boolean;
-  /** A pack that renews, told not to. */
-  renewalCancelled?: boolean;
-}
-
-export interface CurrentSubscription {
-  plan?: { name?: string; unlimitedPreview?: boolean } | null;
-  status?: string;
-  totalCredits?: number;
-  creditsUsed?: number;
-  remainingCredits?: number;
-  /** Per service: the credits left (totalCredits - creditsUsed of its packs). */
-  remaining?: Partial<Record<ServiceType | 'AI_MIXING', number>>;
-  endDate?: string | null;
-  /** Per service: total, used, remaining and dates over its packs. */
-  services?: Partial<Record<ServiceType, PackStatus & { total?: number }>>;
-  activePacks?: ActivePack[];
-  /** Older servers: per service limits. */
-  packs?: Partial<Record<ServiceType, PackStatus>>;
-}
-
-export interface UsageEntry {
-  id: string;
-  date: string;
-  trackName: string;
-  serviceType: string;
-  trackDuration: number;
-  creditsUsed: number;
-}
-
-export interface PaymentRecord {
-  id: string;
-  date: string;
-  amount: number;
-  currency: Currency;
-  payment_method: string;
-  planName?: string;
-  serviceType?: string;
-  type?: string;
-  /** pending, paid, failed or refunded: a cancelled or expired payment is counted as failed here... */
-  status: string;
-  /** ...and named here (pending, paid, failed, cancelled, expired, refunded), on servers that send it. */
-  detailedStatus?: string;
-}
+export type { ActivePack, CurrentSubscription, PaymentRecord, UsageEntry };
 
 /** `{plans}` or a bare list, sorted by price in XOF (spec §7). */
 function sortPlans(answer: Plan[] | Partial<PlansPage>): Plan[] {
@@ -91,8 +37,7 @@ const billingApi = api.injectEndpoints({
         for (let attempt = 0; ; attempt += 1) {
           const result = await baseQuery(`/subscriptions/current?_=${Date.now()}`);
           if (!result.error) {
-            const body = result.data as { subscription?: CurrentSubscription } & CurrentSubscription;
-            return { data: body.subscription ?? body };
+            return { data: (result.data as CurrentSubscriptionAnswer).subscription };
           }
           const status = errorStatus(result.error);
           if (status === 404) return { data: null };
@@ -140,8 +85,7 @@ const billingApi = api.injectEndpoints({
     }),
     getUsageHistory: build.query<UsageEntry[], void>({
       query: () => '/subscriptions/usage-history',
-      transformResponse: (answer: UsageEntry[] | { history?: UsageEntry[] }) =>
-        Array.isArray(answer) ? answer : (answer.history ?? []),
+      transformResponse: (answer: UsageHistoryAnswer) => answer.history,
       providesTags: [{ type: 'Usage', id: 'LIST' }],
     }),
     /** Every page of the history, 100 per request (spec §7); filtered and sorted on the client. */
@@ -151,10 +95,9 @@ const billingApi = api.injectEndpoints({
         for (let page = 1; page <= 100; page += 1) {
           const result = await baseQuery(`/payments/history?page=${page}&limit=${PAYMENTS_PER_REQUEST}`);
           if (result.error) return { error: result.error };
-          const body = result.data as { payments?: PaymentRecord[]; pagination?: { total?: number } };
-          const payments = body.payments ?? [];
+          const { payments, pagination } = result.data as PaymentHistoryAnswer;
           all.push(...payments);
-          if (payments.length < PAYMENTS_PER_REQUEST || all.length >= (body.pagination?.total ?? 0)) break;
+          if (payments.length < PAYMENTS_PER_REQUEST || all.length >= pagination.total) break;
         }
         return { data: all };
       },

@@ -15,11 +15,19 @@ function payment(n: number, overrides: Partial<PaymentRecord> = {}): PaymentReco
     amount: 19.99,
     currency: 'USD',
     payment_method: 'paypal',
+    provider: 'PAYPAL',
     planName: 'Starter',
+    planId: 'mastering-starter',
     serviceType: 'AI_MASTERING',
     type: 'subscription',
+    trackId: null,
+    billingCycle: 'MONTHLY',
+    credits: 5,
     status: 'paid',
+    failure: null,
+    updatedAt: new Date(Date.UTC(2026, 0, 1, 12) + n * 86_400_000).toISOString(),
     ...overrides,
+    detailedStatus: overrides.detailedStatus ?? overrides.status ?? 'paid',
   };
 }
 
@@ -144,15 +152,14 @@ describe('the payments section', () => {
   });
 
   it('calls a cancelled or expired payment so, not failed (the detailed status the server sends beside it)', async () => {
-    // The server's `status` counts a cancelled or expired payment as failed; `detailedStatus` names it (a `status`
-    // that names it by itself reads the same).
+    // The server's `status` counts a cancelled or expired payment as failed; `detailedStatus` names it.
     const { rows, section } = setup([
       payment(1, { status: 'failed', detailedStatus: 'cancelled' }),
       payment(2, { status: 'failed', detailedStatus: 'expired' }),
       payment(3, { status: 'failed', detailedStatus: 'failed' }),
       payment(4, { status: 'refunded', detailedStatus: 'refunded' }),
       payment(5, { status: 'paid', detailedStatus: 'paid' }),
-      payment(6, { status: 'cancelled' }),
+      payment(6, { status: 'failed', detailedStatus: 'cancelled', payment_method: 'mobile money' }),
     ]);
     await waitFor(() => expect(rows()).toHaveLength(6));
     expect(rows().map((row) => cells(row)[3])).toEqual([

@@ -18,7 +18,7 @@ type SortKey = 'method' | 'date' | 'amount';
  */
 function PaymentStatus({ payment }: { payment: PaymentRecord }) {
   const { t } = useTranslation();
-  const status = payment.detailedStatus ?? payment.status;
+  const status = payment.detailedStatus;
   if (status === 'paid') return <span className="badge badge--ok">{t('account.payments.paid')}</span>;
   return (
     <span className="badge badge--muted">{t(`account.payments.statuses.${status}`, { defaultValue: status })}</span>

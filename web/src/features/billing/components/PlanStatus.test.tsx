@@ -4,14 +4,14 @@ import { fakeServer, renderRoutes } from '../../../test/fakes';
 import { PlanStatus } from './PlanStatus';
 
 /** The subscription as the server sends it: credits by service, and the totals over every pack. */
-function subscription(remaining: Record<string, number>) {
+function subscription(remaining: Record<string, number>, unlimitedPreview = false) {
   const total = Object.values(remaining).reduce((sum, count) => sum + count, 0);
   return {
     status: 200,
     body: {
       success: true,
       subscription: {
-        plan: { name: 'Starter' },
+        plan: { name: 'Starter', unlimitedPreview },
         totalCredits: total,
         creditsUsed: 0,
         remainingCredits: total,
@@ -37,6 +37,16 @@ describe('the header’s plan badge and credits', () => {
     expect(screen.queryByText('10 credits')).toBeNull();
     expect(screen.getByText('Starter')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'View packs' })).toBeTruthy();
+    expect(screen.queryByText('Unlimited previews')).toBeNull();
+  });
+
+  it('marks unlimited previews when a pack of the plan promises them (a mastering pack)', async () => {
+    fakeServer({
+      'GET /api/subscriptions/current': () =>
+        subscription({ AI_MASTERING: 5, STEM_SEPARATION: 0, AUDIO_ENHANCEMENT: 0 }, true),
+    });
+    renderRoutes([{ path: '/', element: <PlanStatus /> }]);
+    expect(await screen.findByText('Unlimited previews')).toBeTruthy();
   });
 
   it('shows until when the credits of a pack bought once last, as the spec’s header shows a plan’s expiry', async () => {

@@ -1,11 +1,11 @@
-import type { Plan } from '@kora/contracts';
+import type { BillingService, Plan } from '@kora/contracts';
 import { type ComponentType, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { LoadingScreen } from '../../../components/LoadingScreen';
 import { Modal } from '../../../components/Modal';
 import { CrownIcon, InfiniteIcon, RocketIcon } from '../../../components/icons';
-import { CURRENCIES, type Currency, formatDate, formatMoney, formatNumber } from '../../../lib/format';
+import { CURRENCY_CHOICES, type Currency, formatDate, formatMoney, formatNumber } from '../../../lib/format';
 import type { SettingsSectionProps } from '../../../lib/settings-sections';
 import { toastShown } from '../../../lib/toast';
 import { useAppDispatch } from '../../../lib/hooks';
@@ -29,7 +29,7 @@ export type BillingCycle = 'MONTHLY' | 'YEARLY';
 
 /** What the app's payment panel gets to buy a pack (another feature's, given by the app). */
 export interface PackPurchaseSlotProps {
-  plan: { id: string; name: string; serviceType?: string };
+  plan: { id: string; name: string; serviceType?: BillingService };
   billingCycle: BillingCycle;
   currency: Currency;
   amount: number;
@@ -209,7 +209,7 @@ export function PlansSection({ reloadToken, markStale, Purchase }: PlansSectionP
           <div className="field field--inline">
             <label htmlFor={currencyId}>{t('subscription.currency')}</label>
             <select id={currencyId} value={currency} onChange={(event) => setCurrency(event.target.value as Currency)}>
-              {CURRENCIES.map((code) => (
+              {CURRENCY_CHOICES.map((code) => (
                 <option key={code} value={code}>
                   {t(`currencies.${code}`)}
                 </option>

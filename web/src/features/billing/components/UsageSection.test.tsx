@@ -12,6 +12,7 @@ function entry(n: number, overrides: Partial<UsageEntry> = {}): UsageEntry {
   return {
     id: `use-${n}`,
     date: new Date(Date.UTC(2026, 0, 1, 12) + (n - 1) * 86_400_000).toISOString(),
+    trackId: `track-${n}`,
     trackName: `Song ${n}.wav`,
     serviceType: 'AI_MASTERING',
     trackDuration: 60 + n,

@@ -1,10 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import type { CurrentSubscription } from '../api/billing';
 import { uploadAccess } from './useUploadAccess';
 
-const withStems = (remaining: number): CurrentSubscription => ({
-  totalCredits: 5,
-  creditsUsed: 5 - remaining,
+const withStems = (remaining: number) => ({
   remaining: { AI_MASTERING: 0, STEM_SEPARATION: remaining, AUDIO_ENHANCEMENT: 0, AI_MIXING: 0 },
 });
 

@@ -10,9 +10,18 @@ export type UploadAccess = 'open' | 'subscribe' | 'checking';
 /** The services whose new jobs need credits left (stem separation and audio enhancement; mastering is free to try). */
 const QUOTA_SERVICES: readonly string[] = ['STEM_SEPARATION', 'AUDIO_ENHANCEMENT'];
 
+/**
+ * The credits of a current subscription as this check reads them: the contract's `remaining` map, else the services'
+ * totals. Looser than `CurrentSubscription` (which it accepts), because an answer is only known at run time.
+ */
+type CreditsRead = {
+  remaining?: Partial<CurrentSubscription['remaining']>;
+  services?: Partial<Record<ServiceType, { remaining?: number }>>;
+};
+
 export function uploadAccess(
   service: string,
-  subscription: CurrentSubscription | null | undefined,
+  subscription: CreditsRead | null | undefined,
   failed: boolean,
 ): UploadAccess {
   if (!QUOTA_SERVICES.includes(service)) return 'open';

@@ -1,35 +1,21 @@
-import type { PaymentsConfig, Plan } from '@kora/contracts';
+import type {
+  CancelAnswer,
+  CaptureAnswer,
+  CurrentSubscriptionAnswer,
+  Intent,
+  IntentRequest,
+  PaymentsConfig,
+  PaymentStatusAnswer,
+  Plan,
+  UnlockAnswer,
+} from '@kora/contracts';
 import { api, errorBody } from '../../../lib/api';
-import { CURRENCIES, type Currency } from '../../../lib/format';
-import type { Provider } from '../model/rules';
+import { CURRENCIES, type Currency } from '@kora/contracts';
+
+export type { Intent, IntentRequest, OrangeMoneyIntent } from '@kora/contracts';
 
 export function planPrice(plan: Plan, currency: Currency): number | null {
   return { XOF: plan.priceXOF, USD: plan.priceUSD, EUR: plan.priceEUR }[currency] ?? null;
-}
-
-export interface IntentRequest {
-  provider: Provider;
-  currency: Currency;
-  paymentType: 'PACK' | 'TRACK';
-  planId?: string;
-  billingCycle?: 'MONTHLY' | 'YEARLY';
-  trackId?: string;
-  service?: string;
-}
-
-export interface Intent {
-  paymentId: string;
-  provider: Provider;
-  amount: number;
-  currency: Currency;
-  /** PayPal */
-  orderId?: string;
-  approveUrl?: string | null;
-  /** Orange Money */
-  validity?: number;
-  merchantCode?: string;
-  qrCode?: string;
-  deepLinks?: { OM?: string; MAXIT?: string };
 }
 
 /** The subscription's credits left per service (`GET /api/subscriptions/current`); a 404 means none. */
@@ -73,8 +59,7 @@ const paymentApi = api.injectEndpoints({
         if (result.error) {
           return result.error.status === 404 ? { data: { remaining: {} } } : { error: result.error };
         }
-        const body = result.data as { subscription?: { remaining?: Record<string, number> } };
-        return { data: { remaining: body.subscription?.remaining ?? {} } };
+        return { data: { remaining: (result.data as CurrentSubscriptionAnswer).subscription.remaining } };
       },
       providesTags: [{ type: 'Subscription', id: 'CURRENT' }],
     }),
@@ -86,17 +71,17 @@ const paymentApi = api.injectEndpoints({
       }),
     }),
     /** A payment's status; a failed one carries the provider's `reason` when it gave one (`INSUFFICIENT_BALANCE`). */
-    paymentStatus: build.mutation<{ status: string; paymentId?: string; reason?: string }, string>({
+    paymentStatus: build.mutation<PaymentStatusAnswer, string>({
       query: (paymentIntentId) => ({ url: '/payments/status', method: 'POST', body: { paymentIntentId } }),
     }),
-    capturePayPal: build.mutation<{ success: boolean; message?: string; paymentId: string }, string>({
+    capturePayPal: build.mutation<CaptureAnswer, string>({
       query: (orderId) => ({ url: `/payments/paypal/capture/${encodeURIComponent(orderId)}`, method: 'POST' }),
     }),
     /** The PayPal window closed without approval: the server asks PayPal, then cancels (409 ALREADY_PAID if paid). */
-    cancelPayPal: build.mutation<{ success: boolean; status: string }, string>({
+    cancelPayPal: build.mutation<CancelAnswer, string>({
       query: (orderId) => ({ url: `/payments/paypal/${encodeURIComponent(orderId)}/cancel`, method: 'POST' }),
     }),
-    cancelOrangeMoney: build.mutation<{ success: boolean }, { paymentId: string; trackId?: string }>({
+    cancelOrangeMoney: build.mutation<CancelAnswer, { paymentId: string; trackId?: string }>({
       query: ({ paymentId, trackId }) => ({
         url: `/payments/orange-money/${encodeURIComponent(paymentId)}/cancel`,
         method: 'POST',
@@ -118,10 +103,7 @@ const paymentApi = api.injectEndpoints({
       query: (id) => ({ url: `/mixing/sessions/${encodeURIComponent(id)}?_=${Date.now()}`, method: 'GET' }),
     }),
     /** A credit (`{ credit: true }`) or a captured payment (`{ paymentId }`) unlocks the track's master. */
-    unlockMaster: build.mutation<
-      { success: boolean; creditsRemaining?: number },
-      { trackId: string; credit?: true; paymentId?: string }
-    >({
+    unlockMaster: build.mutation<UnlockAnswer, { trackId: string; credit?: true; paymentId?: string }>({
       query: ({ trackId, ...body }) => ({
         url: `/audio/track/${encodeURIComponent(trackId)}/master`,
         method: 'POST',

@@ -18,6 +18,8 @@ const ORDER: CheckoutOrder = {
 };
 
 const INTENT: Intent = {
+  success: true,
+  status: 'pending',
   paymentId: 'pay-om-1',
   provider: 'ORANGE_MONEY',
   amount: 3000,
@@ -25,6 +27,7 @@ const INTENT: Intent = {
   validity: 300,
   merchantCode: '123456',
   qrCode: 'iVBORw0KGgo=',
+  deepLinks: { OM: 'https://om.example/pay', MAXIT: 'https://maxit.example/pay' },
 };
 
 /** A refusal as the server sends it. */

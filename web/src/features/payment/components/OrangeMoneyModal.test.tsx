@@ -2,10 +2,12 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, jest } from '@jest/globals';
 import { fakeServer, renderRoutes } from '../../../test/fakes';
-import type { Intent } from '../api/payment';
+import type { OrangeMoneyIntent } from '../api/payment';
 import { OrangeMoneyModal } from './OrangeMoneyModal';
 
-const INTENT: Intent = {
+const INTENT: OrangeMoneyIntent = {
+  success: true,
+  status: 'pending',
   paymentId: 'pay-om-1',
   provider: 'ORANGE_MONEY',
   amount: 3000,
@@ -16,7 +18,7 @@ const INTENT: Intent = {
   deepLinks: { OM: 'https://om.example/pay', MAXIT: 'https://maxit.example/pay' },
 };
 
-function setup(status: string, intent: Partial<Intent> = {}) {
+function setup(status: string, intent: Partial<OrangeMoneyIntent> = {}) {
   const server = fakeServer({
     'POST /api/payments/status': () => ({ status: 200, body: { status, paymentId: 'pay-om-1' } }),
   });

@@ -4,12 +4,12 @@ import { Modal } from '../../../components/Modal';
 import { formatMoney } from '../../../lib/format';
 import { sleep } from '../../../lib/sleep';
 import { useNow } from '../../../lib/useNow';
-import { type Intent, usePaymentStatusMutation } from '../api/payment';
+import { type OrangeMoneyIntent, usePaymentStatusMutation } from '../api/payment';
 import { clock, PAYMENT_LIMITS } from '../model/rules';
 import type { OrangeOutcome } from '../hooks/useCheckout';
 
 interface OrangeMoneyModalProps {
-  intent: Intent;
+  intent: OrangeMoneyIntent;
   /** Called once, as soon as the payment is seen paid (before the 5 s of success). */
   onPaid(): void;
   onClosed(reason: OrangeOutcome, declined?: string): void;

@@ -1,3 +1,4 @@
+import type { BillingService } from '@kora/contracts';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/Modal';
 import { type Currency, formatMoney } from '../../../lib/format';
@@ -11,7 +12,7 @@ import { type CheckoutOrder, useCheckout } from '../hooks/useCheckout';
 import './payment.css';
 
 export interface PackPurchaseProps {
-  plan: { id: string; name: string; serviceType?: string };
+  plan: { id: string; name: string; serviceType?: BillingService };
   billingCycle: 'MONTHLY' | 'YEARLY';
   currency: Currency;
   /** The price shown on the card (the server prices the purchase itself). */

@@ -1,10 +1,11 @@
+import type { BillingService } from '@kora/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Modal } from '../../../components/Modal';
 import { browserCurrency } from '../../../lib/currency';
 import { errorKey } from '../../../lib/error-codes';
-import { CURRENCIES, type Currency, formatMoney } from '../../../lib/format';
+import { CURRENCY_CHOICES, type Currency, formatMoney } from '../../../lib/format';
 import {
   failureCode,
   planPrice,
@@ -24,7 +25,7 @@ import { type CheckoutOrder, useCheckout } from '../hooks/useCheckout';
 import './payment.css';
 
 export interface PaymentUnlockProps {
-  track: { id: string; service: string; status: string; filename: string; isDemo: boolean; unlocked: boolean };
+  track: { id: string; service: BillingService; status: string; filename: string; isDemo: boolean; unlocked: boolean };
   onUnlocked(): void;
 }
 
@@ -289,7 +290,7 @@ export function PaymentUnlock({ track, onUnlocked }: PaymentUnlockProps) {
               disabled={locked}
               onChange={(event) => setCurrency(event.target.value as Currency)}
             >
-              {CURRENCIES.map((code) => (
+              {CURRENCY_CHOICES.map((code) => (
                 <option key={code} value={code}>
                   {t(`currencies.${code}`)}
                 </option>

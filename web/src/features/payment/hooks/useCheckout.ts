@@ -6,6 +6,7 @@ import { useNow } from '../../../lib/useNow';
 import {
   failureCode,
   type Intent,
+  type OrangeMoneyIntent,
   type IntentRequest,
   useCancelOrangeMoneyMutation,
   useCancelPayPalMutation,
@@ -40,7 +41,7 @@ export interface Checkout {
   dismissError(): void;
   fail(key: string): void;
   /** Orange Money's open QR code. */
-  orange: Intent | null;
+  orange: OrangeMoneyIntent | null;
   /** Seconds left before another Orange Money QR code. */
   cooldown: number;
   payWithPayPalPopup(order: CheckoutOrder): Promise<void>;
@@ -71,7 +72,7 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
   const [phase, setPhase] = useState<CheckoutPhase>('idle');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [orange, setOrange] = useState<Intent | null>(null);
+  const [orange, setOrange] = useState<OrangeMoneyIntent | null>(null);
   const [createIntent] = useCreateIntentMutation();
   const [capture] = useCapturePayPalMutation();
   const [cancelOrange] = useCancelOrangeMoneyMutation();
@@ -182,7 +183,7 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
       setError(null);
       try {
         const intent = await createIntent({ ...order, provider: 'PAYPAL' }).unwrap();
-        if (!intent.orderId) throw new Error('no order id');
+        if (intent.provider !== 'PAYPAL') throw new Error('not a PayPal order');
         return intent.orderId;
       } catch (caught) {
         fail(paymentError(caught, 'payment:errors.initiate'));
@@ -209,11 +210,12 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
         let intent: Intent;
         try {
           intent = await createIntent({ ...order, provider: 'PAYPAL' }).unwrap();
+          if (intent.provider !== 'PAYPAL') throw new Error('not a PayPal order');
         } catch (caught) {
           popup.close();
           return fail(paymentError(caught, 'payment:errors.initiate'));
         }
-        orderId = intent.orderId!;
+        orderId = intent.orderId;
         approveUrl = intent.approveUrl ?? `/sandbox/paypal/checkout?token=${encodeURIComponent(orderId)}`;
       }
       declined.current = null;
@@ -249,6 +251,7 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
       try {
         // No cooldown yet: it starts once a payment went through (orangePaid), never for a decline, expiry or cancel.
         const intent = await createIntent({ ...order, provider: 'ORANGE_MONEY' }).unwrap();
+        if (intent.provider !== 'ORANGE_MONEY') throw new Error('not an Orange Money payment');
         orderRef.current = order;
         setOrange(intent);
         setPhase('orange');

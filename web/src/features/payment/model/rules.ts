@@ -1,3 +1,4 @@
+import type { PaymentProvider } from '@kora/contracts';
 import type { Currency } from '../../../lib/format';
 
 /** Spec §9: the business constants of payment and unlock. */
@@ -23,7 +24,8 @@ export const MIXING_LIMITS = { ...PAYMENT_LIMITS, statusPolls: 30, masterRetries
 /** The limits that apply to a result of `service`. */
 export const unlockLimits = (service: string) => (service === 'AI_MIXING' ? MIXING_LIMITS : PAYMENT_LIMITS);
 
-export type Provider = 'ORANGE_MONEY' | 'PAYPAL';
+/** The contract's payment providers. */
+export type Provider = PaymentProvider;
 
 /** Spec §5: Orange Money only in XOF and out of its cooldown; PayPal (cards too) never in XOF. */
 export function availableProviders(

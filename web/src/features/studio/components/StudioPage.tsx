@@ -1,3 +1,4 @@
+import type { BillingService } from '@kora/contracts';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { type ComponentType, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -54,7 +55,7 @@ async function refusalMessage(answer: UploadAnswer | null): Promise<UploadMessag
 
 /** What the app's payment unlock screen gets: the open result, and how to show it once its master is ready. */
 export interface ResultUnlockProps {
-  track: { id: string; service: string; status: string; filename: string; isDemo: boolean; unlocked: boolean };
+  track: { id: string; service: BillingService; status: string; filename: string; isDemo: boolean; unlocked: boolean };
   /** The master is ready: the studio refreshes the track and the recent list. */
   onUnlocked(): void;
 }
