@@ -1,3 +1,12 @@
+import type {
+  InstrumentGroup,
+  MixSampleRate,
+  MusicalStyle,
+  PanPreference,
+  PresenceSetting,
+  ReverbPreference,
+} from './mixing';
+
 /** What the mixer decided for one track, from the engine's report: shown on the board's row. */
 export interface MixerDecisions {
   gainDb: number;
@@ -33,4 +42,73 @@ export interface MixResultRow {
   type: string;
   url: string;
   mixer?: MixerDecisions | null;
+}
+
+/** A mixing session's status: CREATED while its tracks are gathered, then the mix's. */
+export type MixSessionStatus = 'CREATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+
+/** How one track of a session is to be mixed (its row's settings). */
+export interface MixTrackSettings {
+  instrumentGroup: InstrumentGroup;
+  presenceSetting: PresenceSetting;
+  panPreference: PanPreference;
+  reverbPreference: ReverbPreference;
+}
+
+/** A track of a session (`tracks` of a session). */
+export interface MixTrack extends MixTrackSettings {
+  id: string;
+  trackId: string;
+  filename: string;
+  /** `duration` in seconds, `fileSize` in bytes. */
+  trackDetails: { duration: number; fileSize: number; filename: string };
+  sampleRate: number;
+  /** Where its original plays from. */
+  url: string;
+}
+
+/**
+ * A mixing session (`GET /api/mixing/sessions/{id}`, `{ session }` of every call that changes one, `{ sessions }` of the
+ * list).
+ */
+export interface MixSession {
+  id: string;
+  name: string;
+  mixingStyle: MusicalStyle;
+  sampleRate: MixSampleRate;
+  status: MixSessionStatus;
+  error: string | null;
+  errorCode: string | null;
+  unlocked: boolean;
+  tracks: MixTrack[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `GET /api/mixing/sessions/{id}/preview`: the session and its board's rows (none before the mix is made). */
+export interface MixPreview {
+  session: MixSession;
+  status: MixSessionStatus;
+  tracks: MixResultRow[];
+  mixingStyle: MusicalStyle;
+  sampleRate: MixSampleRate;
+}
+
+/** `POST /api/mixing/sessions/{id}/master`: the mix asked for; its rows once it is made (none before). */
+export type MixRequestAnswer = Omit<MixPreview, 'session'>;
+
+/** `GET /api/mixing/sessions/{id}/status`. */
+export interface MixStatusAnswer {
+  status: MixSessionStatus;
+  error: string | null;
+}
+
+/**
+ * The `mix.status` socket message to the owner: the mix started, progressed (`progress` 0..1, at most twice a second),
+ * is ready, failed, was cancelled, or was unlocked (`unlocked: true`).
+ */
+export interface MixStatusMessage extends MixStatusAnswer {
+  sessionId: string;
+  progress?: number;
+  unlocked?: true;
 }

@@ -10,7 +10,7 @@ const T2 = '2026-03-01T10:02:00.000Z';
 const stream = mixStream('s1');
 
 const settings: MixTrackSettings = {
-  instrumentGroup: 'lead_vocal',
+  instrumentGroup: 'vocal',
   presenceSetting: 'NORMAL',
   panPreference: 'NO_PREFERENCE',
   reverbPreference: 'NONE',
@@ -121,12 +121,12 @@ describe('the mix sessions read model', () => {
       log.record(stream, ready),
       log.record(
         stream,
-        { type: 'MixSessionChanged', data: { mixingStyle: 'ROCK', sampleRate: 48000 } },
+        { type: 'MixSessionChanged', data: { mixingStyle: 'ROCK_INDIE', sampleRate: 48000 } },
         {
           occurredAt: T1,
         },
       ),
-    ).thenDocument('s1', { ...withTracks, mixingStyle: 'ROCK', sampleRate: 48000, updatedAt: T1 });
+    ).thenDocument('s1', { ...withTracks, mixingStyle: 'ROCK_INDIE', sampleRate: 48000, updatedAt: T1 });
   });
 
   it('shows a failed mix with its code', () => {

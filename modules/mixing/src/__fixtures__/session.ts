@@ -2,7 +2,7 @@ import type { MixTrackFile, MixTrackSettings } from '../contracts/events';
 
 /** A track's settings and a track of session s1, for the specs of the session and of its jobs (never built). */
 export const settings: MixTrackSettings = {
-  instrumentGroup: 'lead_vocal',
+  instrumentGroup: 'vocal',
   presenceSetting: 'NORMAL',
   panPreference: 'NO_PREFERENCE',
   reverbPreference: 'NONE',

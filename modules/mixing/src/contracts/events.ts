@@ -1,12 +1,8 @@
+import type { MixSampleRate, MixTrackSettings, MusicalStyle } from '@kora/contracts';
 import type { DomainEvent } from '@kora/kernel';
 
-/** Per-track settings of a mix (the spec's track settings entry). */
-export interface MixTrackSettings {
-  instrumentGroup: string;
-  presenceSetting: 'NORMAL' | 'LEAD' | 'BACKGROUND';
-  panPreference: 'NO_PREFERENCE' | 'LEFT' | 'CENTRE' | 'RIGHT';
-  reverbPreference: 'NONE' | 'LOW' | 'MEDIUM' | 'HIGH';
-}
+/** Per-track settings of a mix (the spec's track settings entry), as the API speaks them. */
+export type { MixTrackSettings } from '@kora/contracts';
 
 export interface MixTrackFile {
   trackId: string;
@@ -19,13 +15,16 @@ export interface MixTrackFile {
 }
 
 /** CANCELLED: the user stopped the mix (told apart from a failure). */
-export type MixSessionStatus = 'CREATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+export type { MixSessionStatus } from '@kora/contracts';
 
 export type MixSessionCreated = DomainEvent<
   'MixSessionCreated',
-  { sessionId: string; ownerId: string; name: string; mixingStyle: string; sampleRate: 44100 | 48000 }
+  { sessionId: string; ownerId: string; name: string; mixingStyle: MusicalStyle; sampleRate: MixSampleRate }
 >;
-export type MixSessionChanged = DomainEvent<'MixSessionChanged', { mixingStyle: string; sampleRate: 44100 | 48000 }>;
+export type MixSessionChanged = DomainEvent<
+  'MixSessionChanged',
+  { mixingStyle: MusicalStyle; sampleRate: MixSampleRate }
+>;
 export type MixTrackAdded = DomainEvent<'MixTrackAdded', MixTrackFile & { settings: MixTrackSettings }>;
 export type MixTrackSettingsChanged = DomainEvent<
   'MixTrackSettingsChanged',
@@ -34,7 +33,7 @@ export type MixTrackSettingsChanged = DomainEvent<
 export type MixTrackRemoved = DomainEvent<'MixTrackRemoved', { trackId: string; fileKey: string }>;
 /** A session's style, rate and tracks (with their settings), as the mix is made from them. */
 export interface MixedSession {
-  mixingStyle: string;
+  mixingStyle: MusicalStyle;
   sampleRate: 44100 | 48000;
   tracks: Array<MixTrackFile & { settings: MixTrackSettings }>;
 }

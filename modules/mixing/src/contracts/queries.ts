@@ -1,3 +1,4 @@
+import type { MixSampleRate, MusicalStyle } from '@kora/contracts';
 import type { MixSessionStatus, MixTrackFile, MixTrackSettings } from './events';
 
 /** The mixing sessions read model (`mix_sessions`). */
@@ -5,8 +6,8 @@ export interface MixSessionDocument {
   _id: string;
   userId: string;
   name: string;
-  mixingStyle: string;
-  sampleRate: 44100 | 48000;
+  mixingStyle: MusicalStyle;
+  sampleRate: MixSampleRate;
   status: MixSessionStatus;
   error: { code: string; message: string } | null;
   tracks: Array<MixTrackFile & { settings: MixTrackSettings }>;

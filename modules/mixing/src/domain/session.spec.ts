@@ -54,28 +54,28 @@ describe('creating a mixing session', () => {
 describe('changing the session', () => {
   it('records the new style and sample rate', () => {
     given(mixable)
-      .when({ type: 'ChangeSession', mixingStyle: 'HIP_HOP', sampleRate: 48000 })
-      .then([{ type: 'MixSessionChanged', data: { mixingStyle: 'HIP_HOP', sampleRate: 48000 } }]);
+      .when({ type: 'ChangeSession', mixingStyle: 'HIPHOP_GRIME', sampleRate: 48000 })
+      .then([{ type: 'MixSessionChanged', data: { mixingStyle: 'HIPHOP_GRIME', sampleRate: 48000 } }]);
   });
 
   it('puts a finished session back to CREATED, so the new settings can be mixed', () => {
     given([
       ...mixing,
       ready,
-      { type: 'MixSessionChanged', data: { mixingStyle: 'ROCK', sampleRate: 48000 } },
-    ]).thenState({ status: 'CREATED', jobId: null, mixingStyle: 'ROCK', sampleRate: 48000 });
+      { type: 'MixSessionChanged', data: { mixingStyle: 'ROCK_INDIE', sampleRate: 48000 } },
+    ]).thenState({ status: 'CREATED', jobId: null, mixingStyle: 'ROCK_INDIE', sampleRate: 48000 });
   });
 
   it('refuses while the mix is being made', () => {
     const error = given(mixing)
-      .when({ type: 'ChangeSession', mixingStyle: 'ROCK', sampleRate: 44100 })
+      .when({ type: 'ChangeSession', mixingStyle: 'ROCK_INDIE', sampleRate: 44100 })
       .thenThrows('MIXING.BUSY');
     expect(error.kind).toBe('conflict');
   });
 
   it('refuses a session that does not exist', () => {
     const error = given([])
-      .when({ type: 'ChangeSession', mixingStyle: 'ROCK', sampleRate: 44100 })
+      .when({ type: 'ChangeSession', mixingStyle: 'ROCK_INDIE', sampleRate: 44100 })
       .thenThrows('MIXING.SESSION_NOT_FOUND');
     expect(error.kind).toBe('not_found');
   });
@@ -160,7 +160,7 @@ describe('requesting a mix', () => {
     const lead = { ...settings, presenceSetting: 'LEAD' as const };
     given([
       ...mixable,
-      { type: 'MixSessionChanged', data: { mixingStyle: 'HIP_HOP', sampleRate: 48000 } },
+      { type: 'MixSessionChanged', data: { mixingStyle: 'HIPHOP_GRIME', sampleRate: 48000 } },
       { type: 'MixTrackSettingsChanged', data: { trackId: 'a', settings: lead } },
       added('c'),
       { type: 'MixTrackRemoved', data: { trackId: 'b', fileKey: 'mix/s1/b.wav' } },
@@ -172,7 +172,7 @@ describe('requesting a mix', () => {
           data: {
             jobId: 'j1',
             session: {
-              mixingStyle: 'HIP_HOP',
+              mixingStyle: 'HIPHOP_GRIME',
               sampleRate: 48000,
               tracks: [{ ...file('a'), settings: lead }, file('c')],
             },

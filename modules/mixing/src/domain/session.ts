@@ -1,4 +1,4 @@
-import { MIX_MAX_TRACKS, MIX_MIN_TRACKS } from '@kora/contracts';
+import { MIX_MAX_TRACKS, MIX_MIN_TRACKS, type MusicalStyle } from '@kora/contracts';
 import type { Decider } from '@kora/kernel';
 import type { MixEvent, MixSessionStatus, MixTrackFile, MixTrackSettings } from '../contracts/events';
 import {
@@ -21,7 +21,7 @@ export interface SessionState {
   ownerId: string | null;
   unlocked: boolean;
   status: MixSessionStatus;
-  mixingStyle: string;
+  mixingStyle: MusicalStyle;
   sampleRate: 44100 | 48000;
   tracks: Map<string, MixTrackFile & { settings: MixTrackSettings }>;
   jobId: string | null;
@@ -34,10 +34,10 @@ export type SessionCommand =
       sessionId: string;
       ownerId: string;
       name: string;
-      mixingStyle: string;
+      mixingStyle: MusicalStyle;
       sampleRate: 44100 | 48000;
     }
-  | { type: 'ChangeSession'; mixingStyle: string; sampleRate: 44100 | 48000 }
+  | { type: 'ChangeSession'; mixingStyle: MusicalStyle; sampleRate: 44100 | 48000 }
   | { type: 'AddTracks'; tracks: Array<MixTrackFile & { settings: MixTrackSettings }> }
   | { type: 'ChangeTrackSettings'; trackId: string; settings: MixTrackSettings }
   | { type: 'RemoveTrack'; trackId: string }

@@ -1,3 +1,4 @@
+import type { MixPreview } from '@kora/contracts';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
@@ -15,7 +16,7 @@ export class GetMixPreviewController {
     operationId: 'SessionsController_preview',
     summary: 'The mix once made (a 30-second preview until unlocked); a processing status before',
   })
-  async preview(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string) {
+  async preview(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<MixPreview> {
     const session = await this.reads.session(user, id);
     return {
       session: sessionView(session),

@@ -1,3 +1,4 @@
+import type { MixStatusAnswer } from '@kora/contracts';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
@@ -11,10 +12,7 @@ export class GetMixStatusController {
 
   @Get('sessions/:id/status')
   @ApiOperation({ operationId: 'SessionsController_status', summary: undefined })
-  async status(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('id') id: string,
-  ): Promise<{ status: string; error: string | null }> {
+  async status(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<MixStatusAnswer> {
     const session = await this.reads.session(user, id);
     return { status: session.status, error: session.error?.message ?? null };
   }

@@ -1,9 +1,10 @@
+import type { MixSessionStatus, MixStatusMessage } from '@kora/contracts';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { type RecordedEvent, streamId } from '@kora/kernel';
 import { RealtimeRegistry } from '@kora/kernel/nest';
 import type { MixEvent } from '../../contracts/events';
 
-const STATUS: Partial<Record<MixEvent['type'], string>> = {
+const STATUS: Partial<Record<MixEvent['type'], MixSessionStatus>> = {
   MixRequested: 'PROCESSING',
   MixReady: 'COMPLETED',
   MixFailed: 'FAILED',
@@ -24,10 +25,10 @@ export class MixRealtime implements OnModuleInit {
         channel: 'mix.status',
         payload: {
           sessionId: streamId(event.streamName),
-          status: STATUS[event.type],
+          status: STATUS[event.type]!,
           error: event.type === 'MixFailed' ? event.data.message : null,
           ...(event.type === 'MixUnlocked' ? { unlocked: true } : {}),
-        },
+        } satisfies MixStatusMessage,
       };
     });
   }

@@ -1,34 +1,10 @@
-import type { MixerDecisions, MixResultRow } from '@kora/contracts';
+import type { MixerDecisions, MixResultRow, MixSession } from '@kora/contracts';
 import type { MixSessionDocument } from '../../contracts/queries';
 
 const stripTags = (text: string): string => text.replace(/<[^>]*>?/g, '').trim();
 
-export interface MixTrackView {
-  id: string;
-  trackId: string;
-  filename: string;
-  instrumentGroup: string;
-  presenceSetting: string;
-  panPreference: string;
-  reverbPreference: string;
-  trackDetails: { duration: number; fileSize: number; filename: string };
-  sampleRate: number;
-  url: string;
-}
-
-export interface MixSessionView {
-  id: string;
-  name: string;
-  mixingStyle: string;
-  sampleRate: 44100 | 48000;
-  status: string;
-  error: string | null;
-  errorCode: string | null;
-  unlocked: boolean;
-  tracks: MixTrackView[];
-  createdAt: string;
-  updatedAt: string;
-}
+/** The session as the API sends it (`@kora/contracts`). */
+export type MixSessionView = MixSession;
 
 const stream = (sessionId: string, type: string): string => `/api/mixing/sessions/${sessionId}/stream/${type}`;
 

@@ -8,7 +8,7 @@ import {
 } from '@kora/audio-engine';
 import { ValidationFailedError } from '@kora/kernel';
 import type { MixTrackSettings } from '../../contracts/events';
-import type { FieldCode } from '@kora/contracts';
+import type { FieldCode, MixSampleRate, MusicalStyle } from '@kora/contracts';
 
 /** The codes the mixing endpoints put in `fields` (`MODULE.PROBLEM`, docs/api.md). */
 export const MIXING_FIELD_CODES = {
@@ -24,7 +24,7 @@ export const MIXING_FIELD_CODES = {
 
 type TrackSettingKey = 'instrumentGroup' | 'presenceSetting' | 'panPreference' | 'reverbPreference';
 
-export const DEFAULT_STYLE = 'POP';
+export const DEFAULT_STYLE: MusicalStyle = 'POP';
 export const DEFAULT_SAMPLE_RATE = 44100;
 
 const oneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>
@@ -61,13 +61,13 @@ export function trackSettings(filename: string, input: unknown, current?: MixTra
 /** Reads a session's style and sample rate, with the spec's defaults (POP, 44100). */
 export function sessionSettings(
   input: { mixingStyle?: unknown; musicalStyle?: unknown; sampleRate?: unknown },
-  current?: { mixingStyle: string; sampleRate: 44100 | 48000 },
-) {
+  current?: { mixingStyle: MusicalStyle; sampleRate: MixSampleRate },
+): { mixingStyle: MusicalStyle; sampleRate: MixSampleRate } {
   const fields: Record<string, string> = {};
-  const style = input.mixingStyle ?? input.musicalStyle ?? current?.mixingStyle ?? DEFAULT_STYLE;
+  const style: unknown = input.mixingStyle ?? input.musicalStyle ?? current?.mixingStyle ?? DEFAULT_STYLE;
   if (!oneOf(MUSICAL_STYLES, style)) fields.mixingStyle = MIXING_FIELD_CODES.invalidStyle;
   const rate = Number(input.sampleRate ?? current?.sampleRate ?? DEFAULT_SAMPLE_RATE);
   if (rate !== 44100 && rate !== 48000) fields.sampleRate = MIXING_FIELD_CODES.invalidSampleRate;
   if (Object.keys(fields).length > 0) throw new ValidationFailedError(fields);
-  return { mixingStyle: style as string, sampleRate: rate as 44100 | 48000 };
+  return { mixingStyle: style as MusicalStyle, sampleRate: rate as MixSampleRate };
 }

@@ -1,3 +1,4 @@
+import type { MixStatusMessage } from '@kora/contracts';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { CancelledError, EngineError, type MixResult, type MusicalStyle, runJob } from '@kora/audio-engine';
 import { BlobStore, EventStore, type RecordedEvent, streamId } from '@kora/kernel';
@@ -133,7 +134,7 @@ export class MixJobs implements JobHandler, JobRequests, OnModuleInit {
                 this.realtime.publish({
                   userId: job.userId,
                   channel: 'mix.status',
-                  payload: { sessionId, status: 'PROCESSING', progress },
+                  payload: { sessionId, status: 'PROCESSING', error: null, progress } satisfies MixStatusMessage,
                 });
               },
             },

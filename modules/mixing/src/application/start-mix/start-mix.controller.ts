@@ -1,3 +1,4 @@
+import type { MixRequestAnswer } from '@kora/contracts';
 import { Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IDS, type IdGenerator } from '@kora/kernel';
@@ -24,7 +25,7 @@ export class StartMixController {
     operationId: 'SessionsController_master',
     summary: 'Make the mix (2 to 5 tracks) if it is not made yet; answers its status and, once made, its rows',
   })
-  async master(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string) {
+  async master(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<MixRequestAnswer> {
     await this.reads.session(user, id);
     await this.mixes.execute(id, { type: 'RequestMix', jobId: this.ids.newId() }, this.contexts.forUser(user.userId));
     const session = await this.reads.session(user, id);

@@ -1,48 +1,14 @@
-import type { MixResultRow } from '@kora/contracts';
+import type { MixPreview, MixRequestAnswer, MixSession, MixStatusAnswer, MixStatusMessage } from '@kora/contracts';
 import { api, type ApiExtra, type TokenSource } from '../../../lib/api';
 import { postNamingUploads, sendResumable, SendRefusedError, type SendProgress } from '../../../lib/resumable-upload';
 import type { MusicalStyle, SampleRate, TrackSettings } from '../model/mixing';
 
-/** A track of a session (`GET /api/mixing/sessions/{id}`). */
-export interface MixTrack extends TrackSettings {
-  id: string;
-  trackId: string;
-  filename: string;
-  trackDetails: { duration: number; fileSize: number; filename: string };
-  sampleRate: number;
-  url: string;
-}
+export type { MixPreview, MixSession, MixTrack } from '@kora/contracts';
 
-export interface MixSession {
-  id: string;
-  name: string;
-  mixingStyle: MusicalStyle;
-  sampleRate: SampleRate;
-  status: 'CREATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
-  error: string | null;
-  errorCode: string | null;
-  unlocked: boolean;
-  tracks: MixTrack[];
-}
+/** A mix's status as the studio follows it: the status call's answer, and the progress the socket adds. */
+export type MixStatus = MixStatusAnswer & { progress?: number };
 
-export interface MixPreview {
-  session: MixSession;
-  status: string;
-  tracks: MixResultRow[];
-  mixingStyle: MusicalStyle;
-  sampleRate: SampleRate;
-}
-
-export interface MixStatus {
-  status: string;
-  error: string | null;
-  progress?: number | null;
-}
-
-interface StatusMessage extends MixStatus {
-  sessionId: string;
-  unlocked?: boolean;
-}
+type StatusMessage = MixStatusMessage;
 
 const isStatusMessage = (payload: unknown): payload is StatusMessage =>
   typeof payload === 'object' &&
@@ -103,7 +69,7 @@ export const mixingApi = api.enhanceEndpoints({ addTagTypes: ['MixSession'] }).i
       query: ({ sessionId: _sessionId, ...body }) => ({ url: '/mixing/tracks/batch-settings', method: 'PUT', body }),
       invalidatesTags: (_result, _error, { sessionId }) => [sessionTag(sessionId)],
     }),
-    requestMix: build.mutation<{ status: string; tracks: MixResultRow[] }, string>({
+    requestMix: build.mutation<MixRequestAnswer, string>({
       query: (id) => ({ url: `/mixing/sessions/${encodeURIComponent(id)}/master`, method: 'POST' }),
       invalidatesTags: (_result, _error, id) => [sessionTag(id)],
     }),

@@ -20,7 +20,7 @@ import {
 } from '../api/mixing';
 import { MixingBoard } from './MixingBoard';
 import { MixSetup } from './MixSetup';
-import { MIN_FILES, MIX_STEPS, mixPercent, stepStates, type TrackSettings } from '../model/mixing';
+import { MIN_FILES, MIX_STEPS, mixPercent, offeredGroup, stepStates, type TrackSettings } from '../model/mixing';
 import { SettingsQueue } from '../model/settingsQueue';
 import { TrackSettingsPanel } from './TrackSettingsPanel';
 import './mixing.css';
@@ -161,7 +161,7 @@ function MixSettings({ session }: { session: MixSession }) {
     key: entry.trackId,
     name: entry.filename,
     settings: {
-      instrumentGroup: entry.instrumentGroup,
+      instrumentGroup: offeredGroup(entry.instrumentGroup),
       presenceSetting: entry.presenceSetting,
       panPreference: entry.panPreference,
       reverbPreference: entry.reverbPreference,

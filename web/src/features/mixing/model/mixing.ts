@@ -31,6 +31,9 @@ export {
 export type InstrumentGroup = Exclude<EngineGroup, 'other'>;
 export const INSTRUMENT_GROUPS = ENGINE_GROUPS.filter((group): group is InstrumentGroup => group !== 'other');
 
+/** A session's group as the settings offer it: the engine's `other` is shown as the first "other" group it stands for. */
+export const offeredGroup = (group: EngineGroup): InstrumentGroup => (group === 'other' ? 'other_group1' : group);
+
 export const SAMPLE_RATES = MIX_SAMPLE_RATES;
 export type SampleRate = MixSampleRate;
 
