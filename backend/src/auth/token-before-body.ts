@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@kora/contracts';
 import { type INestApplication, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer, Reflector } from '@nestjs/core';
@@ -16,7 +17,11 @@ export interface DeclaredRoute {
 }
 
 /** The 401 every refused token gets, whoever refuses it (this hook or `AuthGuard`): it tells a prober nothing. */
-export const AUTH_REQUIRED = { statusCode: 401, code: 'AUTH.REQUIRED', message: 'Authentication required' } as const;
+export const AUTH_REQUIRED = {
+  statusCode: 401,
+  code: 'AUTH.REQUIRED',
+  message: 'Authentication required',
+} as const satisfies { statusCode: 401; code: ErrorCode; message: string };
 
 /** Who a token checked before the body belongs to, for `AuthGuard` to take without verifying it again. */
 const checkedEarly = new WeakMap<IncomingMessage, AuthenticatedUser>();

@@ -1,4 +1,5 @@
-import { Controller, Get, Inject, Req, Res, UnauthorizedException } from '@nestjs/common';
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import { CodedHttpException } from '../http/error.filter';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '@kora/kernel/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -55,7 +56,7 @@ export class HealthController {
   @ApiOperation({ summary: 'Prometheus metrics in text format (operators’ token: `Authorization: Bearer OPS_TOKEN`)' })
   async scrape(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     if (!isOperator(request, this.config.OPS_TOKEN)) {
-      throw new UnauthorizedException({ code: 'OPS.TOKEN_REQUIRED', message: 'The operators’ token is required.' });
+      throw new CodedHttpException(401, 'OPS.TOKEN_REQUIRED', 'The operators’ token is required.');
     }
     const text = await this.metrics.registry.metrics();
     await reply.header('Cache-Control', 'no-store').type(this.metrics.registry.contentType).send(text);

@@ -1,8 +1,19 @@
+import type { ErrorCode } from '@kora/contracts';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { CodedError, type ErrorKind, isStorageFull, StorageFullError, ValidationFailedError } from '@kora/kernel';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { LOGGER } from '../observability/logger';
+
+/**
+ * An HTTP answer a route gives by itself (a status no domain kind names: 412, 415...), its code one of the contract's,
+ * so the client has its translation: `throw new CodedHttpException(415, 'UPLOAD.CONTENT_TYPE', '...')`.
+ */
+export class CodedHttpException extends HttpException {
+  constructor(status: number, code: ErrorCode, message: string) {
+    super({ code, message }, status);
+  }
+}
 
 /** The one shape every error answer has: the client maps `code` to a translation key and shows `message` otherwise. */
 export interface ErrorBody {
@@ -29,7 +40,7 @@ export const KIND_STATUS: Record<ErrorKind, number> = {
   storage_full: 507,
 };
 
-const HTTP_CODES: Record<number, string> = {
+const HTTP_CODES: Record<number, ErrorCode> = {
   400: 'HTTP.BAD_REQUEST',
   401: 'AUTH.REQUIRED',
   403: 'HTTP.FORBIDDEN',

@@ -1,4 +1,5 @@
-import { Controller, Delete, Head, HttpException, Options, Param, Patch, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Head, Options, Param, Patch, Post, Req, Res } from '@nestjs/common';
+import { CodedHttpException } from '../http/error.filter';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   type AuthenticatedUser,
@@ -121,10 +122,7 @@ export class ResumableUploadsController {
   ): Promise<void> {
     this.protocol(request, reply);
     if (!/^application\/offset\+octet-stream\s*(;|$)/i.test(header(request, 'content-type') ?? '')) {
-      throw new HttpException(
-        { code: 'UPLOAD.CONTENT_TYPE', message: 'Send the bytes as application/offset+octet-stream.' },
-        415,
-      );
+      throw new CodedHttpException(415, 'UPLOAD.CONTENT_TYPE', 'Send the bytes as application/offset+octet-stream.');
     }
     const offset = bytes(request, 'upload-offset', UploadOffsetRequiredError);
     const upload = await this.uploads.append(user.userId, id, offset, request.raw);
@@ -151,7 +149,7 @@ export class ResumableUploadsController {
     reply.header('Tus-Resumable', TUS_VERSION);
     if (header(request, 'tus-resumable') !== TUS_VERSION) {
       reply.header('Tus-Version', TUS_VERSION);
-      throw new HttpException({ code: 'UPLOAD.TUS_VERSION', message: `This server speaks tus ${TUS_VERSION}.` }, 412);
+      throw new CodedHttpException(412, 'UPLOAD.TUS_VERSION', `This server speaks tus ${TUS_VERSION}.`);
     }
   }
 

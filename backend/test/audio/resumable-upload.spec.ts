@@ -306,10 +306,19 @@ describe('resumable uploads (tus 1.0.0)', () => {
       { Authorization: `Bearer ${token}` },
     ).expect(412);
     expect(old.headers['tus-version']).toBe('1.0.0');
+    expect(old.body.code).toBe('UPLOAD.TUS_VERSION');
     await request(test.url).post('/api/uploads').set(TUS).set('Upload-Length', '2000000').expect(401);
     // The offset of an upload is no stranger's business either (HEAD routes are not in the route guard's test).
     const mine = await create(2_000_000, { purpose: 'track', service: 'AI_MASTERING' }).expect(201);
     await request(test.url).head(String(mine.headers.location)).set(TUS).expect(401);
+    // A body the server reads (JSON) but not as the upload's bytes (application/offset+octet-stream): its own code.
+    const typed = await request(test.url)
+      .patch(String(mine.headers.location))
+      .set({ Authorization: `Bearer ${token}`, ...TUS })
+      .set('Upload-Offset', '0')
+      .send({ bytes: 'no' })
+      .expect(415);
+    expect(typed.body.code).toBe('UPLOAD.CONTENT_TYPE');
   });
 
   it('keeps each account to its own uploads, and the offsets to the server’s', async () => {

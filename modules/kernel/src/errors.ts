@@ -1,4 +1,4 @@
-import type { ErrorCode, KernelErrorCode } from '@kora/contracts';
+import type { ErrorCode, FieldCode, KernelErrorCode } from '@kora/contracts';
 
 /**
  * What kind of refusal an error is, in the domain's words. The HTTP edge (`backend/src/http/error.filter.ts`) turns
@@ -49,7 +49,8 @@ export class ValidationFailedError extends CodedError<KernelErrorCode> {
   readonly code = 'VALIDATION.FAILED';
   readonly kind = 'invalid';
   constructor(
-    readonly fields: Record<string, string>,
+    /** Field by field, why: a code of `@kora/contracts`' FIELD_CODES, so the client has its translation. */
+    readonly fields: Readonly<Record<string, FieldCode>>,
     message = 'The request is not valid',
   ) {
     super(message, { fields });

@@ -17,7 +17,7 @@ import type { FieldCode } from '@kora/contracts';
  * error code (`MODULE.PROBLEM`, docs/api.md) per field; the client turns it into its own words
  * (web/src/lib/error-codes.ts).
  */
-export type Validated<T> = { ok: true; value: T } | { ok: false; fields: Record<string, string> };
+export type Validated<T> = { ok: true; value: T } | { ok: false; fields: Record<string, FieldCode> };
 
 /** The codes `validateProfile` puts in `fields`. */
 export const PROFILE_FIELD_CODES = {
@@ -81,9 +81,9 @@ function text(value: string | null | undefined): string | null {
  * `phone`, `streetAddress` or `street`. The e-mail is read-only: sending a different one is an error.
  */
 export function validateProfile(body: unknown, currentEmail: string): Validated<ProfileInput> {
-  const fields: Record<string, string> = {};
+  const fields: Record<string, FieldCode> = {};
   const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const stringOrFail = (key: string, value: unknown, code: string): string | null => {
+  const stringOrFail = (key: string, value: unknown, code: FieldCode): string | null => {
     if (value !== undefined && value !== null && typeof value !== 'string') {
       fields[key] = code;
       return null;
@@ -163,7 +163,7 @@ export function isCurrency(value: unknown): value is Currency {
 
 /** Validates preferences; a missing part keeps its current value (the spec's client sends the whole object). */
 export function validatePreferences(body: unknown, current: Preferences): Validated<Preferences> {
-  const fields: Record<string, string> = {};
+  const fields: Record<string, FieldCode> = {};
   const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const language = input.language ?? current.language;
   if (!isLanguage(language)) fields.language = PREFERENCES_FIELD_CODES.invalidLanguage;

@@ -92,7 +92,7 @@ export class SendEmailController {
     @Body() body: { trackId?: unknown; recipientEmail?: unknown; service?: unknown },
   ): Promise<{ success: true; expiresAt: string }> {
     const recipient = typeof body?.recipientEmail === 'string' ? body.recipientEmail.trim() : '';
-    const fields: Record<string, string> = {};
+    const fields: Record<string, FieldCode> = {};
     if (!EMAIL.test(recipient)) fields.recipientEmail = EMAIL_FIELD_CODES.invalidAddress;
     if (typeof body?.trackId !== 'string' || !body.trackId) fields.trackId = EMAIL_FIELD_CODES.trackRequired;
     if (Object.keys(fields).length > 0) throw new ValidationFailedError(fields);

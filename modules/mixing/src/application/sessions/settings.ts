@@ -33,7 +33,7 @@ const oneOf = <T extends string>(list: readonly T[], value: unknown): value is T
 /** Reads a track settings entry; absent fields take the spec's defaults (the group guessed from the file name). */
 export function trackSettings(filename: string, input: unknown, current?: MixTrackSettings): MixTrackSettings {
   const given = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-  const fields: Record<string, string> = {};
+  const fields: Record<string, FieldCode> = {};
   const pick = <T extends string>(key: TrackSettingKey, list: readonly T[], fallback: T): T => {
     const value = given[key];
     if (value === undefined || value === null) return fallback;
@@ -63,7 +63,7 @@ export function sessionSettings(
   input: { mixingStyle?: unknown; musicalStyle?: unknown; sampleRate?: unknown },
   current?: { mixingStyle: MusicalStyle; sampleRate: MixSampleRate },
 ): { mixingStyle: MusicalStyle; sampleRate: MixSampleRate } {
-  const fields: Record<string, string> = {};
+  const fields: Record<string, FieldCode> = {};
   const style: unknown = input.mixingStyle ?? input.musicalStyle ?? current?.mixingStyle ?? DEFAULT_STYLE;
   if (!oneOf(MUSICAL_STYLES, style)) fields.mixingStyle = MIXING_FIELD_CODES.invalidStyle;
   const rate = Number(input.sampleRate ?? current?.sampleRate ?? DEFAULT_SAMPLE_RATE);

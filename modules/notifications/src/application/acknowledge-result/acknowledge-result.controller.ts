@@ -36,7 +36,7 @@ export class AcknowledgeResultController {
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: { trackId?: unknown; notificationType?: unknown },
   ): Promise<{ success: true; acknowledged: boolean }> {
-    const fields: Record<string, string> = {};
+    const fields: Record<string, FieldCode> = {};
     if (typeof body?.trackId !== 'string' || body.trackId.length === 0 || body.trackId.length > 100) {
       fields.trackId = ACKNOWLEDGE_FIELD_CODES.trackIdRequired;
     }
