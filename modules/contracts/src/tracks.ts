@@ -2,6 +2,51 @@
 export const TRACK_SERVICES = ['AI_MASTERING', 'STEM_SEPARATION', 'AUDIO_ENHANCEMENT'] as const;
 export type TrackService = (typeof TRACK_SERVICES)[number];
 
+/**
+ * The spec's statuses, in the order a track goes through them, and CANCELLED: a job the user stopped (the spec's
+ * abort), told apart from a failure.
+ */
+export const TRACK_STATUSES = [
+  'UPLOADING',
+  'PROCESSING',
+  'ANALYZING',
+  'ENHANCING',
+  'FINALIZING',
+  'PREVIEW_READY',
+  'MASTER_READY',
+  'STEMS_PROCESSING',
+  'STEMS_READY',
+  'COMPLETED',
+  'FAILED',
+  'CANCELLED',
+] as const;
+export type TrackStatus = (typeof TRACK_STATUSES)[number];
+
+/** `GET /api/audio/track/{id}/status`: where the track is, and while its job runs, how far and how long still. */
+export interface TrackStatusAnswer {
+  status: TrackStatus;
+  error: string | null;
+  errorCode: string | null;
+  /** While the job runs: the share done (0 to 1, by time); after it, 1. */
+  progress: number;
+  /** While the job runs: the time left, ms (a duration, so that the two machines' clocks need not agree). */
+  remainingMs: number | null;
+  estimatedCompletion: string | null;
+}
+
+/**
+ * The `track.status` socket message to the owner: every status change recorded on a track (DELETED: it was deleted),
+ * and a running job's estimates between them (with `remainingMs`); `progress` null where only the status moved.
+ */
+export interface TrackStatusMessage {
+  trackId: string;
+  status: TrackStatus | 'DELETED';
+  progress: number | null;
+  error: string | null;
+  estimatedCompletion: string | null;
+  remainingMs?: number;
+}
+
 /** Where a track's files play from (`GET /api/audio/track/{id}/stream/{type}`). */
 export interface StreamUrls {
   original: string;
@@ -19,7 +64,7 @@ export interface Track {
   service: TrackService;
   mode: string | null;
   preset: string | null;
-  status: string;
+  status: TrackStatus;
   error: string | null;
   errorCode: string | null;
   progress: number;

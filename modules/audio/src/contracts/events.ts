@@ -1,5 +1,5 @@
 import type { DomainEvent } from '@kora/kernel';
-import type { TrackService } from '@kora/contracts';
+import type { TrackService, TrackStatus } from '@kora/contracts';
 
 /** The services a track can be processed by, as the API speaks them (`@kora/contracts`). */
 export { TRACK_SERVICES, type TrackService } from '@kora/contracts';
@@ -10,25 +10,8 @@ export type StemMode = (typeof STEM_MODES)[number];
 export const ENHANCEMENT_PRESETS = ['voice', 'podcast', 'music', 'audio', 'video'] as const;
 export type EnhancementPreset = (typeof ENHANCEMENT_PRESETS)[number];
 
-/**
- * The spec's statuses, in the order a track goes through them, and CANCELLED: a job the user stopped (the spec's
- * abort), told apart from a failure.
- */
-export const TRACK_STATUSES = [
-  'UPLOADING',
-  'PROCESSING',
-  'ANALYZING',
-  'ENHANCING',
-  'FINALIZING',
-  'PREVIEW_READY',
-  'MASTER_READY',
-  'STEMS_PROCESSING',
-  'STEMS_READY',
-  'COMPLETED',
-  'FAILED',
-  'CANCELLED',
-] as const;
-export type TrackStatus = (typeof TRACK_STATUSES)[number];
+/** The spec's statuses and CANCELLED, as the API speaks them (`@kora/contracts`). */
+export { TRACK_STATUSES, type TrackStatus } from '@kora/contracts';
 
 /** Statuses in which the engine is (or will be) working on the track. */
 export const IN_PROGRESS: readonly TrackStatus[] = [

@@ -1,8 +1,9 @@
+import type { TrackStatusAnswer } from '@kora/contracts';
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
-import { IN_PROGRESS, type TrackStatus } from '../../contracts/events';
+import { IN_PROGRESS } from '../../contracts/events';
 import { type EngineSpeedDocument, GetEngineSpeed } from '../../contracts/queries';
 import { estimateJob } from '../jobs/progress-estimate';
 import { DEFAULT_REAL_TIME_FACTOR } from '../jobs/stage-status';
@@ -24,17 +25,7 @@ export class GetTrackStatusController {
       'Status, error, and while the job runs its share done (`progress`, 0 to 1, by time) and the time left ' +
       '(`remainingMs`, and `estimatedCompletion` on the server’s clock), from the engine’s measured speed and progress',
   })
-  async status(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('id') id: string,
-  ): Promise<{
-    status: TrackStatus;
-    error: string | null;
-    errorCode: string | null;
-    progress: number;
-    remainingMs: number | null;
-    estimatedCompletion: string | null;
-  }> {
+  async status(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<TrackStatusAnswer> {
     const doc = await this.tracks.owned(user, id);
     const now = Date.now();
     let progress = doc.progress;

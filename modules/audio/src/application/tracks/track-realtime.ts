@@ -1,3 +1,4 @@
+import type { TrackStatusMessage } from '@kora/contracts';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { type RecordedEvent, streamId } from '@kora/kernel';
 import { type RealtimeMessage, RealtimeRegistry } from '@kora/kernel/nest';
@@ -42,17 +43,10 @@ export class TrackRealtime implements OnModuleInit {
  */
 export function trackStatusMessage(
   userId: string,
-  message: {
-    trackId: string;
-    status: TrackStatus | 'DELETED';
-    progress: number | null;
-    error?: string | null;
-    remainingMs?: number;
-    estimatedCompletion?: string | null;
-  },
+  message: Omit<TrackStatusMessage, 'error' | 'estimatedCompletion'> & Partial<TrackStatusMessage>,
 ): RealtimeMessage {
   const { trackId, status, progress, error = null, remainingMs, estimatedCompletion = null } = message;
-  const payload = { trackId, status, progress, error, estimatedCompletion };
+  const payload = { trackId, status, progress, error, estimatedCompletion } satisfies TrackStatusMessage;
   return {
     userId,
     channel: 'track.status',

@@ -1,23 +1,19 @@
-import type { Track } from '@kora/contracts';
+import type { Track, TrackStatusAnswer, TrackStatusMessage } from '@kora/contracts';
 import { api, type ApiExtra } from '../../../lib/api';
 
-/** `GET /api/audio/track/{id}/status`, and the `track.status` socket message (which adds `trackId`). */
-export interface TrackStatus {
-  status: string;
-  error: string | null;
-  errorCode?: string | null;
-  /** While the job runs: the share done (0 to 1, by time); after it, 1. */
-  progress: number | null;
-  /** While the job runs: the time left, ms (a duration, so that the two machines' clocks need not agree). */
+/**
+ * `GET /api/audio/track/{id}/status` as the studio keeps it: the answer (`TrackStatusAnswer`), which the `track.status`
+ * socket messages update (`TrackStatusMessage`: `remainingMs` only from a running job).
+ */
+export type TrackStatus = Omit<TrackStatusAnswer, 'status' | 'remainingMs'> & {
+  /** DELETED only from the socket: the track was deleted meanwhile. */
+  status: TrackStatusMessage['status'];
   remainingMs?: number | null;
-  estimatedCompletion: string | null;
   /** Client-side: when the last `progress` and `remainingMs` arrived, on this machine's clock. */
   receivedAt?: number;
-}
+};
 
-interface StatusMessage extends TrackStatus {
-  trackId: string;
-}
+type StatusMessage = TrackStatusMessage;
 
 const isStatusMessage = (payload: unknown): payload is StatusMessage =>
   typeof payload === 'object' &&
