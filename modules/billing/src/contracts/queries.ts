@@ -1,3 +1,4 @@
+import type { UsageEntry } from '@kora/contracts';
 import type {
   BillingCycle,
   BillingService,
@@ -57,17 +58,11 @@ export interface CreditAccountDocument {
   updatedAt: string;
 }
 
-/** The credit usage history (`usage_history`): one document per credit spent. */
-export interface UsageDocument {
-  _id: string;
-  userId: string;
-  date: string;
-  trackId: string;
-  trackName: string;
-  serviceType: BillingService;
-  trackDuration: number;
-  creditsUsed: number;
-}
+/**
+ * The credit usage history (`usage_history`): one document per credit spent, the API's `UsageEntry` under the store's
+ * id and with its owner.
+ */
+export type UsageDocument = Omit<UsageEntry, 'id'> & { _id: string; userId: string };
 
 /** The unlocked results (`unlocked_tracks`): one document per track or mix session unlocked by a purchase. */
 export interface UnlockDocument {
