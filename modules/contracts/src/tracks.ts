@@ -1,3 +1,5 @@
+import type { MixSessionStatus } from './mixes';
+
 /** The services a track can be processed by (AI mixing works on sessions: `MixCard`). */
 export const TRACK_SERVICES = ['AI_MASTERING', 'STEM_SEPARATION', 'AUDIO_ENHANCEMENT'] as const;
 export type TrackService = (typeof TRACK_SERVICES)[number];
@@ -94,8 +96,7 @@ export interface MixCard {
   /** The name again, under the field the list shows and searches for tracks. */
   filename: string;
   trackCount: number;
-  /** CREATED, PROCESSING, COMPLETED, FAILED or CANCELLED. */
-  status: string;
+  status: MixSessionStatus;
   error: string | null;
   errorCode: string | null;
   unlocked: boolean;
