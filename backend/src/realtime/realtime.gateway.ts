@@ -7,6 +7,7 @@ import {
   WebSocketGateway,
   WebSocketServer,
 } from '@nestjs/websockets';
+import type { SocketMessages } from '@kora/contracts';
 import { EventStore, type RecordedEvent } from '@kora/kernel';
 import { RealtimeRegistry } from '@kora/kernel/nest';
 import type { Logger } from 'pino';
@@ -100,7 +101,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
       else await socket.join(userRoom(userId));
     } catch (error) {
       this.logger.error({ err: error }, 'socket replay failed');
-      socket.emit('resync', { reason: 'replay-failed' });
+      socket.emit('resync', { reason: 'replay-failed' } satisfies SocketMessages['resync']);
       await socket.join(userRoom(userId));
     }
   }
@@ -130,7 +131,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
         ? data.sessionId === sessionId
         : typeof data.issuedAt !== 'number' || data.issuedAt <= tokensIssuedUntilSecond;
       if (revoked) {
-        socket.emit('session.ended', {});
+        socket.emit('session.ended', {} satisfies SocketMessages['session.ended']);
         socket.disconnect(true); // engine.io sends what is buffered before it closes
       }
     }
@@ -157,7 +158,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
           for (const message of this.registry.messagesFor(event)) {
             if (message.userId !== userId) continue;
             if (++sent > MAX_REPLAY) {
-              socket.emit('resync', { reason: 'too-far-behind' });
+              socket.emit('resync', { reason: 'too-far-behind' } satisfies SocketMessages['resync']);
               await socket.join(userRoom(userId));
               return;
             }

@@ -188,6 +188,12 @@ export interface CurrentSubscription {
 }
 
 /** `GET /api/subscriptions/current`; a 404 `BILLING.NO_SUBSCRIPTION` without an active pack. */
+/** `POST /api/subscriptions/cancel`: the renewal stopped; the subscription as it now stands (null: no pack active). */
+export interface CancelRenewalAnswer {
+  success: true;
+  subscription: CurrentSubscription | null;
+}
+
 export interface CurrentSubscriptionAnswer {
   success: true;
   subscription: CurrentSubscription;

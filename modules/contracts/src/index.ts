@@ -8,3 +8,4 @@ export * from './mixes';
 export * from './mixing';
 export * from './notifications';
 export * from './tracks';
+export * from './realtime';

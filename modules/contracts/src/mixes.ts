@@ -45,7 +45,8 @@ export interface MixResultRow {
 }
 
 /** A mixing session's status: CREATED while its tracks are gathered, then the mix's. */
-export type MixSessionStatus = 'CREATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+export const MIX_SESSION_STATUSES = ['CREATED', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export type MixSessionStatus = (typeof MIX_SESSION_STATUSES)[number];
 
 /** How one track of a session is to be mixed (its row's settings). */
 export interface MixTrackSettings {

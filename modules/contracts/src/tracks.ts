@@ -1,8 +1,24 @@
+import { ENHANCE_PRESETS, INTENSITIES, type LoudnessPreset, STEM_MODES } from '@kora/audio-engine/types';
 import type { MixSessionStatus } from './mixes';
 
 /** The services a track can be processed by (AI mixing works on sessions: `MixCard`). */
 export const TRACK_SERVICES = ['AI_MASTERING', 'STEM_SEPARATION', 'AUDIO_ENHANCEMENT'] as const;
 export type TrackService = (typeof TRACK_SERVICES)[number];
+
+/** What a track's upload may ask of the engine (the engine declares the lists; the API takes them as they are). */
+export { STEM_MODES, type StemMode } from '@kora/audio-engine/types';
+export const ENHANCEMENT_PRESETS = ENHANCE_PRESETS;
+export type EnhancementPreset = (typeof ENHANCEMENT_PRESETS)[number];
+/** How far mastering moves the track toward its targets. */
+export const MASTERING_INTENSITIES = INTENSITIES;
+export type MasteringIntensity = (typeof MASTERING_INTENSITIES)[number];
+/**
+ * Loudness targets a master can aim for, by where it will be played: streaming -14 LUFS (Spotify, YouTube, Deezer:
+ * the spec's recommendation), apple -16 LUFS (Apple Music), club -9 LUFS (DJ sets, loud masters). The engine's
+ * `podcast` level is enhancement's, not offered for mastering.
+ */
+export const MASTERING_TARGETS = ['streaming', 'apple', 'club'] as const satisfies readonly LoudnessPreset[];
+export type MasteringTarget = (typeof MASTERING_TARGETS)[number];
 
 /**
  * The spec's statuses, in the order a track goes through them, and CANCELLED: a job the user stopped (the spec's
@@ -23,6 +39,20 @@ export const TRACK_STATUSES = [
   'CANCELLED',
 ] as const;
 export type TrackStatus = (typeof TRACK_STATUSES)[number];
+
+/** Statuses in which the engine is (or will be) working on the track: the screens offer cancel instead of open. */
+export const IN_PROGRESS_STATUSES: readonly TrackStatus[] = [
+  'UPLOADING',
+  'PROCESSING',
+  'ANALYZING',
+  'ENHANCING',
+  'FINALIZING',
+  'STEMS_PROCESSING',
+];
+
+export function isInProgress(status: string): boolean {
+  return (IN_PROGRESS_STATUSES as readonly string[]).includes(status);
+}
 
 /** `GET /api/audio/track/{id}/status`: where the track is, and while its job runs, how far and how long still. */
 export interface TrackStatusAnswer {
@@ -64,8 +94,10 @@ export interface Track {
   filename: string;
   format: string;
   service: TrackService;
-  mode: string | null;
-  preset: string | null;
+  /** Stem separation's mode, null for the other services. */
+  mode: (typeof STEM_MODES)[number] | null;
+  /** Audio enhancement's preset, null for the other services. */
+  preset: EnhancementPreset | null;
   status: TrackStatus;
   error: string | null;
   errorCode: string | null;

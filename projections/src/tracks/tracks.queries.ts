@@ -5,7 +5,7 @@ import {
   GetEngineSpeed,
   GetLibrary,
   GetTrack,
-  IN_PROGRESS,
+  IN_PROGRESS_STATUSES,
   type LibraryDocument,
   ListTracks,
   type TrackDocument,
@@ -43,7 +43,9 @@ export class ListTracksHandler implements IQueryHandler<ListTracks, TrackPage> {
 export class CountTracksInProgressHandler implements IQueryHandler<CountTracksInProgress, number> {
   constructor(private readonly reads: ReadStore) {}
   execute({ userId, service }: CountTracksInProgress): Promise<number> {
-    return this.reads.collection('tracks').count({ userId, service, isDemo: false, status: { $in: IN_PROGRESS } });
+    return this.reads
+      .collection('tracks')
+      .count({ userId, service, isDemo: false, status: { $in: IN_PROGRESS_STATUSES } });
   }
 }
 

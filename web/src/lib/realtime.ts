@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { SocketChannel, SocketMessages } from '@kora/contracts';
 import type { Socket } from 'socket.io-client';
 
 export type RealtimeStatus = 'idle' | 'connecting' | 'connected' | 'down';
@@ -55,11 +56,12 @@ export class RealtimeClient {
     return this.lastPosition;
   }
 
-  on(event: string, handler: Handler): () => void {
+  /** Calls `handler` with each `event` message (the payload as `@kora/contracts` declares it); answers how to stop. */
+  on<K extends SocketChannel>(event: K, handler: (payload: SocketMessages[K]) => void): () => void {
     const set = this.handlers.get(event) ?? new Set<Handler>();
-    set.add(handler);
+    set.add(handler as Handler);
     this.handlers.set(event, set);
-    return () => set.delete(handler);
+    return () => set.delete(handler as Handler);
   }
 
   async start(): Promise<void> {

@@ -1,38 +1,33 @@
 import type { DomainEvent } from '@kora/kernel';
-import type { TrackService, TrackStatus } from '@kora/contracts';
+import type {
+  EnhancementPreset,
+  MasteringIntensity,
+  MasteringTarget,
+  StemMode,
+  TrackService,
+  TrackStatus,
+} from '@kora/contracts';
 
 /** The services a track can be processed by, as the API speaks them (`@kora/contracts`). */
 export { TRACK_SERVICES, type TrackService } from '@kora/contracts';
 
-export const STEM_MODES = ['vocals', 'drums', 'guitars', 'full'] as const;
-export type StemMode = (typeof STEM_MODES)[number];
-
-export const ENHANCEMENT_PRESETS = ['voice', 'podcast', 'music', 'audio', 'video'] as const;
-export type EnhancementPreset = (typeof ENHANCEMENT_PRESETS)[number];
+/** What an upload may ask of the engine, as the API speaks it (`@kora/contracts`). */
+export {
+  ENHANCEMENT_PRESETS,
+  type EnhancementPreset,
+  MASTERING_INTENSITIES,
+  type MasteringIntensity,
+  MASTERING_TARGETS,
+  type MasteringTarget,
+  STEM_MODES,
+  type StemMode,
+} from '@kora/contracts';
 
 /** The spec's statuses and CANCELLED, as the API speaks them (`@kora/contracts`). */
 export { TRACK_STATUSES, type TrackStatus } from '@kora/contracts';
 
-/** Statuses in which the engine is (or will be) working on the track. */
-export const IN_PROGRESS: readonly TrackStatus[] = [
-  'UPLOADING',
-  'PROCESSING',
-  'ANALYZING',
-  'ENHANCING',
-  'FINALIZING',
-  'STEMS_PROCESSING',
-];
-
-/** How far mastering moves the track toward its targets (the engine's intensities). */
-export const MASTERING_INTENSITIES = ['low', 'medium', 'high'] as const;
-export type MasteringIntensity = (typeof MASTERING_INTENSITIES)[number];
-
-/**
- * Loudness targets a master can aim for, by where it will be played: streaming -14 LUFS (Spotify, YouTube, Deezer:
- * the spec's recommendation), apple -16 LUFS (Apple Music), club -9 LUFS (DJ sets, loud masters).
- */
-export const MASTERING_TARGETS = ['streaming', 'apple', 'club'] as const;
-export type MasteringTarget = (typeof MASTERING_TARGETS)[number];
+/** Statuses in which the engine is (or will be) working on the track (`@kora/contracts`). */
+export { IN_PROGRESS_STATUSES } from '@kora/contracts';
 
 /** What the engine is asked to do. Mastering's intensity and target are absent from tracks uploaded before them. */
 export interface ProcessingOptions {

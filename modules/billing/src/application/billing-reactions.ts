@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import type { CreditsChangedMessage, PaymentStatus, PaymentStatusMessage } from '@kora/contracts';
 import { SendNotification } from '@kora/notifications';
 import { Mailer, type RecordedEvent, streamId } from '@kora/kernel';
 import { ProcessorRegistry, RealtimeRegistry } from '@kora/kernel/nest';
@@ -19,7 +20,7 @@ import { packPurchasedTexts, paymentFailedTexts } from './notification-texts';
 /** The status each event gives a payment (an anomaly under review changes none). */
 const PAYMENT_STATUS: Record<
   Exclude<PaymentEvent['type'], 'PaymentAnomalyDetected' | 'PaymentAnomalyResolved'>,
-  string
+  PaymentStatus
 > = {
   PaymentIntentCreated: 'pending',
   PaymentCaptured: 'paid',
@@ -53,7 +54,12 @@ export class BillingReactions implements OnModuleInit {
       return {
         userId: event.metadata.userId,
         channel: 'credits.changed',
-        payload: { service: event.data.service, change, remaining: event.data.balance, reason: event.type },
+        payload: {
+          service: event.data.service,
+          change,
+          remaining: event.data.balance,
+          reason: event.type,
+        } satisfies CreditsChangedMessage,
       };
     });
     this.realtime.register(Object.keys(PAYMENT_STATUS), (recorded) => {
@@ -74,7 +80,7 @@ export class BillingReactions implements OnModuleInit {
             : event.type === 'PaymentFailed'
               ? { reason: declineReason(event.data.code) }
               : {}),
-        },
+        } satisfies PaymentStatusMessage,
       };
     });
     if (!this.options.processors) return;

@@ -3,7 +3,7 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
-import { IN_PROGRESS } from '../../contracts/events';
+import { IN_PROGRESS_STATUSES } from '../../contracts/events';
 import { type EngineSpeedDocument, GetEngineSpeed } from '../../contracts/queries';
 import { estimateJob } from '../jobs/progress-estimate';
 import { DEFAULT_REAL_TIME_FACTOR } from '../jobs/stage-status';
@@ -30,7 +30,7 @@ export class GetTrackStatusController {
     const now = Date.now();
     let progress = doc.progress;
     let remainingMs: number | null = null;
-    if (IN_PROGRESS.includes(doc.status)) {
+    if (IN_PROGRESS_STATUSES.includes(doc.status)) {
       const speed = await this.queries.execute<GetEngineSpeed, EngineSpeedDocument | null>(
         new GetEngineSpeed(doc.service),
       );

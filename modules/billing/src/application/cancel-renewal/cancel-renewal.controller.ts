@@ -1,3 +1,4 @@
+import type { CancelRenewalAnswer } from '@kora/contracts';
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -28,7 +29,10 @@ export class CancelRenewalController {
       'Stop the renewal of one pack (`packId`); its credits stay usable until its end date. A pack paid once ' +
       '(every pack today) does not renew: 409 BILLING.PACK_NOT_RENEWING',
   })
-  async cancel(@CurrentUser() user: AuthenticatedUser, @Body() body: { packId?: unknown } | undefined) {
+  async cancel(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() body: { packId?: unknown } | undefined,
+  ): Promise<CancelRenewalAnswer> {
     const packId = body?.packId;
     if (typeof packId !== 'string' || !packId.trim()) {
       throw new ValidationFailedError({ packId: 'BILLING.PACK_REQUIRED' }, 'A pack is required.');

@@ -1,6 +1,7 @@
 import { api, type ApiExtra, errorStatus } from '../../../lib/api';
 import {
   type ActivePack,
+  type CancelRenewalAnswer,
   type CurrentSubscription,
   type CurrentSubscriptionAnswer,
   PACK_SERVICES,
@@ -68,7 +69,7 @@ const billingApi = api.injectEndpoints({
       },
     }),
     /** Stops the renewal of one pack (by id); its credits stay usable until its end date. */
-    cancelSubscription: build.mutation<{ success: boolean }, string>({
+    cancelSubscription: build.mutation<CancelRenewalAnswer, string>({
       query: (packId) => ({ url: '/subscriptions/cancel', method: 'POST', body: { packId } }),
       invalidatesTags: [{ type: 'Subscription', id: 'CURRENT' }],
     }),

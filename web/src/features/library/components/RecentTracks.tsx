@@ -9,17 +9,9 @@ import { pageCount } from '../../../lib/pagination';
 import { toastShown } from '../../../lib/toast';
 import { useReload } from '../../../lib/useReload';
 import { useWindowWidth } from '../../../lib/useWindowWidth';
-import type { MixCard, Track } from '@kora/contracts';
+import { isInProgress, type MixCard, type Track } from '@kora/contracts';
 import { isMixCard, useCancelTrackMutation, useDeleteTrackMutation, useGetRecentTracksQuery } from '../api/library';
-import {
-  canOpen,
-  displayName,
-  isInProgress,
-  mixStatusKey,
-  RECENT_PAGE_SIZE,
-  statusKey,
-  stemModeKey,
-} from '../model/tracks';
+import { canOpen, displayName, mixStatusKey, RECENT_PAGE_SIZE, statusKey, stemModeKey } from '../model/tracks';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
 import './library.css';
 

@@ -6,13 +6,13 @@ import { errorBody, errorStatus } from '../../../lib/api';
 import { useSessionManager } from '../../../lib/session/SessionProvider';
 import { sameUploadInMode, useLazyGetStemSeparationsOfQuery, useSeparateInModeMutation } from '../api/stemModes';
 import { fetchAudio } from '../api/transfer';
-import type { Track } from '@kora/contracts';
+import type { StemMode, Track } from '@kora/contracts';
 import { useGetReportQuery } from '../api/tracks';
 import { AbCompare } from './AbCompare';
 import { levelMatchedGains } from '../model/levelMatch';
 import { pauseCurrent, subscribe } from '../model/nowPlaying';
 import { Player } from './Player';
-import { STEM_MODES, type StemMode, StemsBoard } from './StemsBoard';
+import { StemsBoard } from './StemsBoard';
 import { VideoResult } from './VideoResult';
 import { Downloads } from './Downloads';
 import { uploadMessage } from '../model/errors';
@@ -137,7 +137,7 @@ function StemsResult({
 }) {
   const { t } = useTranslation();
   const pauseSignal = usePauseSignal();
-  const mode = (STEM_MODES as readonly string[]).includes(track.mode ?? '') ? (track.mode as StemMode) : 'vocals';
+  const mode = track.mode ?? 'vocals';
   const [findSeparations] = useLazyGetStemSeparationsOfQuery();
   const [separate, separation] = useSeparateInModeMutation();
   const [looking, setLooking] = useState(false);

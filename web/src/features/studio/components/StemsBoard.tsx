@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { STEM_MODES, type StemMode } from '@kora/contracts';
 import { formatDuration } from '../../../lib/format';
 import { buildStemsZip, saveBlob, StemsDownloadError } from '../model/stemsZip';
 import { stemColour } from '../../../components/board/colours';
@@ -10,9 +11,6 @@ import { peaksOf } from '../../../components/board/peaks';
 import { ChannelControls, type RowLoad, RowWave } from '../../../components/board/RowParts';
 import type { WaveformHandle } from '../../../components/board/Waveform';
 import '../../../components/board/board.css';
-
-export const STEM_MODES = ['vocals', 'drums', 'guitars', 'full'] as const;
-export type StemMode = (typeof STEM_MODES)[number];
 
 /** Skip back or forward this many seconds (spec §9). */
 export const SKIP_SECONDS = 5;

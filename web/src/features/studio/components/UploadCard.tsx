@@ -5,7 +5,16 @@ import { serverAvailable } from '../../../lib/health';
 import { SendLine } from '../../../components/SendLine';
 import type { SendProgress } from '../../../lib/resumable-upload';
 import type { UploadMessage } from '../model/errors';
-import { acceptFor, checkFile, ENHANCEMENT_PRESETS, type EnhancementPreset } from '../model/validation';
+import {
+  type EnhancementPreset,
+  MASTERING_INTENSITIES,
+  MASTERING_TARGETS,
+  type MasteringIntensity,
+  type MasteringTarget,
+  STEM_MODES,
+  type StemMode,
+} from '@kora/contracts';
+import { acceptFor, checkFile, ENHANCEMENT_PRESETS } from '../model/validation';
 import { ProgressRing } from './ProgressRing';
 
 export type UploadService = 'AI_MASTERING' | 'STEM_SEPARATION' | 'AUDIO_ENHANCEMENT';
@@ -20,12 +29,8 @@ export type UploadAccess = 'open' | 'subscribe' | 'checking';
 export const plansLink = (service: string) =>
   `/accountSettings?section=plans&service=${encodeURIComponent(service)}#plansSection`;
 
-const MODES = ['vocals', 'drums', 'guitars', 'full'] as const;
-const INTENSITIES = ['low', 'medium', 'high'] as const;
-const TARGETS = ['streaming', 'apple', 'club'] as const;
-type Preset = (typeof TARGETS)[number];
 /** With a reference track, the master can also take the reference's loudness. */
-type Target = Preset | 'reference';
+type Target = MasteringTarget | 'reference';
 
 /** The file being sent, the ring's percent (0-30) and what the sending says of itself, while the upload runs. */
 export interface UploadingState {
@@ -64,12 +69,12 @@ export function UploadCard({
   const [problem, setProblem] = useState<UploadMessage | null>(null);
   const [banner, setBanner] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
-  const [mode, setMode] = useState<(typeof MODES)[number]>('vocals');
+  const [mode, setMode] = useState<StemMode>('vocals');
   const [preset, setPreset] = useState<EnhancementPreset>('audio');
-  const [intensity, setIntensity] = useState<(typeof INTENSITIES)[number]>('medium');
+  const [intensity, setIntensity] = useState<MasteringIntensity>('medium');
   const [target, setTarget] = useState<Target>('streaming');
   // The user's own pick among the presets, kept while a reference sets the target and restored when it goes.
-  const [picked, setPicked] = useState<Preset>('streaming');
+  const [picked, setPicked] = useState<MasteringTarget>('streaming');
   const [reference, setReference] = useState<File | null>(null);
   const [referenceProblem, setReferenceProblem] = useState<string | null>(null);
   const referenceInput = useRef<HTMLInputElement>(null);
@@ -182,7 +187,7 @@ export function UploadCard({
         <fieldset className="studio-options">
           <legend>{t('studio:upload.mode')}</legend>
           <div className="segmented">
-            {MODES.map((value) => (
+            {STEM_MODES.map((value) => (
               <button key={value} type="button" aria-pressed={mode === value} onClick={() => setMode(value)}>
                 {t(`studio:modes.${value}`)}
               </button>
@@ -216,7 +221,7 @@ export function UploadCard({
           <fieldset>
             <legend>{t('studio:upload.intensity')}</legend>
             <div className="segmented">
-              {INTENSITIES.map((value) => (
+              {MASTERING_INTENSITIES.map((value) => (
                 <button
                   key={value}
                   type="button"
@@ -233,7 +238,7 @@ export function UploadCard({
           <fieldset className="target" aria-describedby={target === 'reference' ? `${inputId}-target-note` : undefined}>
             <legend>{t('studio:upload.target')}</legend>
             <div className="target__options">
-              {(reference ? (['reference', ...TARGETS] as const) : TARGETS).map((value) => (
+              {(reference ? (['reference', ...MASTERING_TARGETS] as const) : MASTERING_TARGETS).map((value) => (
                 <label key={value} className="target__option">
                   <input
                     type="radio"

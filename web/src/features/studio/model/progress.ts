@@ -13,20 +13,9 @@
 
 export type StudioService = 'AI_MASTERING' | 'STEM_SEPARATION' | 'AUDIO_ENHANCEMENT' | 'AI_MIXING';
 
-/** Statuses in which the engine is (or will be) working (spec §4). */
-export const IN_PROGRESS_STATUSES = [
-  'UPLOADING',
-  'PROCESSING',
-  'ANALYZING',
-  'ENHANCING',
-  'FINALIZING',
-  'STEMS_PROCESSING',
-] as const;
-
 /** Statuses that carry a result to listen to. */
 export const RESULT_STATUSES = ['PREVIEW_READY', 'MASTER_READY', 'STEMS_READY', 'COMPLETED'] as const;
 
-export const isInProgress = (status: string): boolean => (IN_PROGRESS_STATUSES as readonly string[]).includes(status);
 export const isResult = (status: string): boolean => (RESULT_STATUSES as readonly string[]).includes(status);
 
 /** Processing time assumed before the server gives an estimate (spec §4). */

@@ -1,3 +1,4 @@
+import type { EnhancementPreset } from '@kora/contracts';
 import type { StudioService } from './progress';
 
 const MB = 1024 * 1024;
@@ -18,8 +19,17 @@ const VIDEO_EXTENSIONS = ['mp4', 'mpeg', 'mpg', 'mov', 'm4v'];
  * The enhancement presets (spec §1), as the engine has them: a voice, music or a podcast by name; audio lets the
  * engine decide between the voice and the music treatment; video enhances a video's sound.
  */
-export const ENHANCEMENT_PRESETS = ['voice', 'music', 'podcast', 'audio', 'video'] as const;
-export type EnhancementPreset = (typeof ENHANCEMENT_PRESETS)[number];
+export const ENHANCEMENT_PRESETS = [
+  'voice',
+  'music',
+  'podcast',
+  'audio',
+  'video',
+] as const satisfies readonly EnhancementPreset[];
+/** Every preset the API takes is offered: one it adds and the list lacks fails the type check here. */
+export const everyPresetOffered: [Exclude<EnhancementPreset, (typeof ENHANCEMENT_PRESETS)[number]>] extends [never]
+  ? true
+  : never = true;
 
 export interface FileFacts {
   name: string;
