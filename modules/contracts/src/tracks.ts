@@ -1,4 +1,4 @@
-import { ENHANCE_PRESETS, INTENSITIES, type LoudnessPreset, STEM_MODES } from '@kora/audio-engine/types';
+import { ENHANCE_PRESETS, INTENSITIES, type LoudnessPreset, type StemMode } from '@kora/audio-engine/types';
 import type { MixSessionStatus } from './mixes';
 
 /** The services a track can be processed by (AI mixing works on sessions: `MixCard`). */
@@ -95,7 +95,7 @@ export interface Track {
   format: string;
   service: TrackService;
   /** Stem separation's mode, null for the other services. */
-  mode: (typeof STEM_MODES)[number] | null;
+  mode: StemMode | null;
   /** Audio enhancement's preset, null for the other services. */
   preset: EnhancementPreset | null;
   status: TrackStatus;
