@@ -17,3 +17,8 @@ export function percentile(values: ArrayLike<number>, p: number): number {
 }
 
 export const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
+
+/** Multiplies x[i0..i1) by a gain ramping linearly from prev + step (a gain curve applied one control step at a time). */
+export function applyRamp(x: Float32Array, i0: number, i1: number, prev: number, step: number): void {
+  for (let i = i0, gi = prev + step; i < i1; i++, gi += step) x[i] = x[i]! * gi;
+}

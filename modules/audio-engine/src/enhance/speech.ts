@@ -3,7 +3,7 @@
  * control rate of 1 ms (48 samples at 48 kHz) with gains interpolated per sample.
  */
 import { BUTTERWORTH_Q, filtfiltInPlace, highpass } from '../dsp/biquad';
-import { clamp, onePole, percentile } from '../dsp/envelope';
+import { applyRamp, clamp, onePole, percentile } from '../dsp/envelope';
 import type { Tick } from '../stage/context';
 import { type Pcm, frameCount } from '../pcm';
 import { controlLevels, rideGain } from '../master/gain-ride';
@@ -179,11 +179,6 @@ function stepPowers(chs: Float32Array[], hop: number, steps: number): Float64Arr
     out[s] = e / (hop * chs.length);
   }
   return out;
-}
-
-/** Multiplies x[i0..i1) by a gain ramping linearly from prev + step. */
-function applyRamp(x: Float32Array, i0: number, i1: number, prev: number, step: number): void {
-  for (let i = i0, gi = prev + step; i < i1; i++, gi += step) x[i] = x[i]! * gi;
 }
 
 export interface LevelerDecision {

@@ -16,6 +16,7 @@
  * per-band attack/release (slower in the low band so the compressor never follows individual bass cycles), and gain
  * interpolated linearly between control points.
  */
+import type { RangeLevelerDecision } from './leveler';
 import { StereoThreeBandSplitter, ThreeBandSplitter } from '../dsp/crossover';
 import { clamp, onePole } from '../dsp/envelope';
 import type { Tick } from '../stage/context';
@@ -58,6 +59,8 @@ export interface DynamicsDecision {
   bypassed: boolean;
   reason: string;
   bands: BandDecision[];
+  /** Reference mastering: the slow ride toward the reference's loudness range after the bands (`leveler.ts`). */
+  leveler?: RangeLevelerDecision;
 }
 
 const INTENSITY = {

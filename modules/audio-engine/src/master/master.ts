@@ -9,6 +9,7 @@
  *
  * Outputs are written under temporary names and renamed together at the end (io/outputs).
  */
+import { limitToRange } from './leveler';
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { analyzePcm, type AnalysisReport } from '../analysis/analyze';
@@ -304,7 +305,15 @@ export async function masterChain(
 
   // Loudness-targeted true-peak limiting.
   // normalizeLoudness renders in place: limiting.out is `pcm`.
-  const limiting = await ctx.stage('limiter', (tick) => normalizeLoudness(pcm, targetLufs, params, tick));
+  const limiting = await ctx.stage('limiter', async (tick) => {
+    const limit = (x: Pcm, t: Tick) => normalizeLoudness(x, targetLufs, params, t);
+    if (!reference) return limit(pcm, tick);
+    // The bands leave a piece's loudness range nearly as it was: measured on the limited master, and ridden toward
+    // the reference's before the limiter when it is wider.
+    const { result, leveler } = await limitToRange(pcm, reference.loudnessRangeLu, targetLufs, limit, tick);
+    dynamics.leveler = leveler;
+    return result;
+  });
   return { tonal, dynamics, stereo, params, limiting, match };
 }
 
