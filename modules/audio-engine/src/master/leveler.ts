@@ -36,7 +36,10 @@ import { type Pcm, frameCount } from '../pcm';
 
 export interface RangeLevelerDecision {
   applied: boolean;
-  /** The master's loudness range as the chain made it, the reference's, and the master's after the ride, LU. */
+  /**
+   * The master's loudness range as the chain made it (when no ride can be needed, its limiter input's, read at the
+   * target loudness: the limiter only narrows it), the reference's, and the master's after the ride, LU.
+   */
   fromLu: number;
   referenceLu: number;
   toLu: number;
@@ -102,8 +105,8 @@ export async function limitToRange<R>(
   const rideable = Number.isFinite(referenceLu) && inputLu > referenceLu + LEVELER_SLACK_LU;
   const input = rideable ? pcm.channels.map((ch) => Float32Array.from(ch)) : null;
   let result = await limit(pcm, (f) => tick(f * 0.6));
-  const measured = stepsOf(pcm);
-  const fromLu = rangeOfSteps(measured.steps, measured.hop);
+  // Not rideable: the master's range is at most the input's, already within the slack (no second measurement).
+  const fromLu = input ? rangeOfSteps(stepsOf(pcm).steps, hop) : inputLu;
   const decision: RangeLevelerDecision = {
     applied: false,
     fromLu,
