@@ -59,7 +59,10 @@ export interface DynamicsDecision {
   bypassed: boolean;
   reason: string;
   bands: BandDecision[];
-  /** Reference mastering: the slow ride toward the reference's loudness range after the bands (`leveler.ts`). */
+  /**
+   * Reference mastering: the slow ride toward the reference's loudness range, measured on the limited master and
+   * ridden before the limiter (`leveler.ts`).
+   */
   leveler?: RangeLevelerDecision;
 }
 

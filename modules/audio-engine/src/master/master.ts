@@ -9,7 +9,6 @@
  *
  * Outputs are written under temporary names and renamed together at the end (io/outputs).
  */
-import { limitToRange } from './leveler';
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { analyzePcm, type AnalysisReport } from '../analysis/analyze';
@@ -61,6 +60,7 @@ import {
   spectralDistanceDb,
   tonalDecisionOf,
 } from './match';
+import { limitToRange } from './leveler';
 
 export const ENGINE_VERSION = 'kora-audio-engine 0.1.0';
 
