@@ -13,6 +13,7 @@ import {
   bodyParsers,
   closeIdleConnectionsOnClose,
   closeStalledBodies,
+  countRequestsInProgress,
   mountRawHandler,
   readAfterPush,
   requestPipeline,
@@ -66,6 +67,7 @@ export async function createApp(config: Config, options: AppOptions & { logger?:
   app.useWebSocketAdapter(new KoraIoAdapter(app, config.WEB_ORIGIN));
   // The pages talk to the issuer (discovery, tokens): the CSP's connect-src names its origin beside WEB_ORIGIN.
   requestPipeline(fastify, logger, app.get(Metrics), [new URL(config.oidc.issuer).origin, ...config.WEB_ORIGIN]);
+  countRequestsInProgress(fastify.server, app.get(Metrics).requestsInProgress);
   readAfterPush(fastify, app.get(ProjectionRunner));
   redirectToPublicUrl(fastify, config.publicUrl, config.WEB_ORIGIN);
   bodyParsers(fastify);

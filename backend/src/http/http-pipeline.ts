@@ -325,6 +325,20 @@ export function closeIdleConnectionsOnClose(server: Server): void {
 }
 
 /**
+ * Counts the requests in progress on the Node server (every route, the built-in provider's included): from the
+ * request's head read to its answer's end or its connection's close, whichever comes first.
+ */
+export function countRequestsInProgress(
+  server: Server,
+  gauge: Pick<Metrics['requestsInProgress'], 'inc' | 'dec'>,
+): void {
+  server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+    gauge.inc();
+    response.once('close', () => gauge.dec());
+  });
+}
+
+/**
  * How long a request body may stall (no byte arriving) before its connection is closed. A client that announces a
  * body and sends nothing held a socket and a parser for ever (Fastify's request timeout is off, so that a slow
  * phone's upload of 100 MB may take the time it needs). Without a token, less: nobody is known to be waiting.

@@ -29,6 +29,16 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /**
+   * Requests whose head has been read and whose answer has not ended: long uploads, and bodies that stall (held up to
+   * `BODY_IDLE_MS`). Thousands here with little traffic is a slow-body attack being held; see docs/operations.md.
+   */
+  readonly requestsInProgress = new Gauge({
+    name: 'kora_http_requests_in_progress',
+    help: 'HTTP requests read and not yet answered (or closed) on this process',
+    registers: [this.registry],
+  });
+
   /** Where the projection lag comes from; read at each scrape. */
   lagSource: (() => Array<{ name: string; lag: number }>) | null = null;
 

@@ -118,6 +118,8 @@ describe('operations endpoints', () => {
     expect(response.text).toMatch(/kora_http_request_duration_seconds_bucket\{.*route="\/api\/health".*\}/);
     expect(response.text).toContain('# TYPE kora_events_appended_total counter');
     expect(response.text).toContain('# TYPE kora_projection_lag_events gauge');
+    // The requests read and not yet answered: the scrape itself, nothing else meanwhile.
+    expect(response.text).toMatch(/^kora_http_requests_in_progress 1$/m);
   });
 
   it('echoes a well-formed correlation id and makes one up otherwise', async () => {
