@@ -267,8 +267,12 @@ export function integratedLoudness(blocks: Float64Array): { lufs: number; relati
   return { lufs: count ? energyToLufs(sum / count) : -Infinity, relativeGateLufs };
 }
 
-/** Loudness range (EBU Tech 3342) of short-term block energies, in LU; 0 when fewer than two blocks pass the gates. */
-export function loudnessRange(shortTermBlocks: Float64Array): number {
+/**
+ * The loudness range's gating (EBU Tech 3342): the short-term block energies above the absolute gate (-70 LUFS) and
+ * above the relative gate (their mean, -20 LU), sorted ascending, with that relative gate as an energy; null when
+ * fewer than two pass (no range to speak of).
+ */
+export function rangeGating(shortTermBlocks: Float64Array): { gated: Float64Array; relativeGate: number } | null {
   const absGate = lufsToEnergy(ABSOLUTE_GATE_LUFS);
   const passed: number[] = [];
   let sum = 0;
@@ -278,10 +282,17 @@ export function loudnessRange(shortTermBlocks: Float64Array): number {
       sum += z;
     }
   }
-  if (passed.length === 0) return 0;
-  const relGate = (sum / passed.length) * Math.pow(10, LRA_RELATIVE_GATE_LU / 10);
-  const gated = Float64Array.from(passed.filter((z) => z > relGate)).sort();
-  if (gated.length < 2) return 0;
+  if (passed.length === 0) return null;
+  const relativeGate = (sum / passed.length) * Math.pow(10, LRA_RELATIVE_GATE_LU / 10);
+  const gated = Float64Array.from(passed.filter((z) => z > relativeGate)).sort();
+  return gated.length < 2 ? null : { gated, relativeGate };
+}
+
+/** Loudness range (EBU Tech 3342) of short-term block energies, in LU; 0 when fewer than two blocks pass the gates. */
+export function loudnessRange(shortTermBlocks: Float64Array): number {
+  const gating = rangeGating(shortTermBlocks);
+  if (!gating) return 0;
+  const { gated } = gating;
   const low = gated[Math.floor((gated.length - 1) * 0.1 + 0.5)]!;
   const high = gated[Math.floor((gated.length - 1) * 0.95 + 0.5)]!;
   return energyToLufs(high) - energyToLufs(low);

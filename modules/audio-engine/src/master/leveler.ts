@@ -21,14 +21,12 @@
  * the passes so far). A master already within the slack costs one measurement; it never widens a range.
  */
 import {
-  ABSOLUTE_GATE_LUFS,
   blockEnergies,
   energyToLufs,
   integratedLoudness,
   LoudnessAccumulator,
   loudnessRange,
-  LRA_RELATIVE_GATE_LU,
-  lufsToEnergy,
+  rangeGating,
 } from '../analysis/loudness';
 import { applyRamp } from '../dsp/envelope';
 import type { Tick } from '../stage/context';
@@ -179,14 +177,12 @@ interface RideShape {
 
 function rideShape(steps: Float64Array, hop: number): RideShape | null {
   const blocks = blockEnergies(steps, hop, SHORT_TERM_STEPS);
-  if (blocks.length === 0) return null;
+  // The blocks the loudness range counts (its own gating), and its middle one.
+  const gating = rangeGating(blocks);
+  if (!gating) return null;
   const levels = Array.from(blocks, energyToLufs);
-  const loud = levels.filter((l) => l > ABSOLUTE_GATE_LUFS);
-  if (loud.length === 0) return null;
-  const gate = energyToLufs(loud.reduce((sum, l) => sum + lufsToEnergy(l), 0) / loud.length) + LRA_RELATIVE_GATE_LU;
-  const gated = loud.filter((l) => l > gate).sort((a, b) => a - b);
-  if (gated.length < 2) return null;
-  const middle = gated[Math.floor(gated.length / 2)]!;
+  const gate = energyToLufs(gating.relativeGate);
+  const middle = energyToLufs(gating.gated[Math.floor(gating.gated.length / 2)]!);
   const n = steps.length;
   const distance = new Float64Array(n);
   const liftShare = new Float64Array(n);
