@@ -12,7 +12,7 @@ import type {
 import { api, errorBody } from '../../../lib/api';
 import { CURRENCIES, type Currency } from '@kora/contracts';
 
-export type { Intent, IntentRequest, OrangeMoneyIntent } from '@kora/contracts';
+export type { Intent, IntentRequest, OrangeMoneyIntent, PayPalIntent } from '@kora/contracts';
 
 export function planPrice(plan: Plan, currency: Currency): number | null {
   return { XOF: plan.priceXOF, USD: plan.priceUSD, EUR: plan.priceEUR }[currency] ?? null;

@@ -5,9 +5,9 @@ import { sleep } from '../../../lib/sleep';
 import { useNow } from '../../../lib/useNow';
 import {
   failureCode,
-  type Intent,
   type OrangeMoneyIntent,
   type IntentRequest,
+  type PayPalIntent,
   useCancelOrangeMoneyMutation,
   useCancelPayPalMutation,
   useCapturePayPalMutation,
@@ -178,19 +178,27 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
     [askStatus, cancelPayPal, capture, fail, succeed],
   );
 
+  /** A PayPal order for `order`; another provider's intent in answer is the server's bug, thrown as one. */
+  const createPayPalIntent = useCallback(
+    async (order: CheckoutOrder): Promise<PayPalIntent> => {
+      const intent = await createIntent({ ...order, provider: 'PAYPAL' }).unwrap();
+      if (intent.provider !== 'PAYPAL') throw new Error('not a PayPal order');
+      return intent;
+    },
+    [createIntent],
+  );
+
   const createPayPalOrder = useCallback(
     async (order: CheckoutOrder) => {
       setError(null);
       try {
-        const intent = await createIntent({ ...order, provider: 'PAYPAL' }).unwrap();
-        if (intent.provider !== 'PAYPAL') throw new Error('not a PayPal order');
-        return intent.orderId;
+        return (await createPayPalIntent(order)).orderId;
       } catch (caught) {
         fail(paymentError(caught, 'payment:errors.initiate'));
         throw caught;
       }
     },
-    [createIntent, fail],
+    [createPayPalIntent, fail],
   );
 
   const payWithPayPalPopup = useCallback(
@@ -207,10 +215,9 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
       if (declined.current?.key === key) {
         ({ orderId, approveUrl } = declined.current);
       } else {
-        let intent: Intent;
+        let intent: PayPalIntent;
         try {
-          intent = await createIntent({ ...order, provider: 'PAYPAL' }).unwrap();
-          if (intent.provider !== 'PAYPAL') throw new Error('not a PayPal order');
+          intent = await createPayPalIntent(order);
         } catch (caught) {
           popup.close();
           return fail(paymentError(caught, 'payment:errors.initiate'));
@@ -235,7 +242,7 @@ export function useCheckout(onPaid: (paymentId: string) => Promise<void> | void)
         declined.current = { key, orderId, approveUrl };
       }
     },
-    [capturePayPal, createIntent, fail],
+    [capturePayPal, createPayPalIntent, fail],
   );
 
   const payWithOrangeMoney = useCallback(

@@ -14,7 +14,7 @@ import {
   STEM_MODES,
   type StemMode,
 } from '@kora/contracts';
-import { acceptFor, checkFile, ENHANCEMENT_PRESETS } from '../model/validation';
+import { acceptFor, checkFile, PRESET_CHOICES } from '../model/validation';
 import { ProgressRing } from './ProgressRing';
 
 export type UploadService = 'AI_MASTERING' | 'STEM_SEPARATION' | 'AUDIO_ENHANCEMENT';
@@ -199,7 +199,7 @@ export function UploadCard({
         <fieldset className="studio-options">
           <legend>{t('studio:upload.preset')}</legend>
           <div className="segmented">
-            {ENHANCEMENT_PRESETS.map((value) => (
+            {PRESET_CHOICES.map((value) => (
               <button
                 key={value}
                 type="button"

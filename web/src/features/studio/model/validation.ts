@@ -16,10 +16,11 @@ const VIDEO_TYPES = ['video/mp4', 'video/mpeg', 'video/mov', 'video/quicktime', 
 const VIDEO_EXTENSIONS = ['mp4', 'mpeg', 'mpg', 'mov', 'm4v'];
 
 /**
- * The enhancement presets (spec §1), as the engine has them: a voice, music or a podcast by name; audio lets the
- * engine decide between the voice and the music treatment; video enhances a video's sound.
+ * The enhancement presets (spec §1) in the order the upload card offers them (the contract's `ENHANCEMENT_PRESETS`
+ * lists the same in the engine's order): a voice, music or a podcast by name; audio lets the engine decide between
+ * the voice and the music treatment; video enhances a video's sound.
  */
-export const ENHANCEMENT_PRESETS = [
+export const PRESET_CHOICES = [
   'voice',
   'music',
   'podcast',
@@ -27,7 +28,7 @@ export const ENHANCEMENT_PRESETS = [
   'video',
 ] as const satisfies readonly EnhancementPreset[];
 /** Every preset the API takes is offered: one it adds and the list lacks fails the type check here. */
-export const everyPresetOffered: [Exclude<EnhancementPreset, (typeof ENHANCEMENT_PRESETS)[number]>] extends [never]
+export const everyPresetOffered: [Exclude<EnhancementPreset, (typeof PRESET_CHOICES)[number]>] extends [never]
   ? true
   : never = true;
 
