@@ -122,4 +122,80 @@ describe('loudness-range leveler (reference mastering)', () => {
     expect(change(2)).toBeLessThan(3);
     expect(change(2)).toBeLessThan(change(1) / 2);
   });
+
+  /**
+   * A loudness stage that pins its quiet passages as a limiter pushed hard does: each 100 ms step's level above
+   * -24 dBFS RMS comes out at a quarter of its excess, and the gain before it is searched so that the result
+   * measures the target. With `sticky`, the gain its first call found is used again by the later ones.
+   */
+  function pinningLimiter(sticky = false): (x: Pcm) => Promise<void> {
+    let kept: number | null = null;
+    return async (x: Pcm): Promise<void> => {
+      const hop = FS / 10;
+      const squashed = (gainDb: number): Pcm => {
+        const y = { sampleRate: FS, channels: x.channels.map((ch) => Float32Array.from(ch)) };
+        applyGain(y, Math.pow(10, gainDb / 20));
+        for (let s = 0; s * hop < y.channels[0]!.length; s++) {
+          let sq = 0;
+          for (let i = s * hop; i < (s + 1) * hop; i++) sq += y.channels[0]![i]! ** 2;
+          const level = 10 * Math.log10(sq / hop);
+          if (level <= -24) continue;
+          const g = Math.pow(10, (-24 + (level + 24) / 4 - level) / 20);
+          for (const ch of y.channels) for (let i = s * hop; i < (s + 1) * hop; i++) ch[i] = ch[i]! * g;
+        }
+        return y;
+      };
+      if (kept === null || !sticky) {
+        let low = -20;
+        let high = 40;
+        for (let i = 0; i < 24; i++) {
+          const mid = (low + high) / 2;
+          if (loudnessOf(squashed(mid)) < TARGET_LUFS) low = mid;
+          else high = mid;
+        }
+        kept = high;
+      }
+      const y = squashed(kept);
+      x.channels.forEach((ch, c) => ch.set(y.channels[c]!));
+    };
+  }
+
+  it('widens a range the limiter took back toward the reference, lowering quiet passages only, the loudness kept', async () => {
+    const pcm = sections([-6, -26, -6, -26, -6, -26, -6, -26], 10);
+    const plain = { sampleRate: FS, channels: pcm.channels.map((ch) => Float32Array.from(ch)) };
+    await pinningLimiter()(plain);
+    const { leveler } = await limitToRange(pcm, 15, TARGET_LUFS, pinningLimiter(), tick);
+    expect(leveler.fromLu).toBeCloseTo(rangeOf(plain), 0);
+    expect(leveler.fromLu).toBeLessThan(10);
+    expect(leveler.applied).toBe(true);
+    expect(leveler.depth).toBeLessThan(0);
+    expect(leveler.maxBoostDb).toBe(0);
+    expect(leveler.reason).toMatch(/quiet passages lowered/);
+    const after = rangeOf(pcm);
+    expect(after).toBeGreaterThan(leveler.fromLu + 3);
+    expect(after).toBeLessThan(15 + 0.6);
+    expect(leveler.toLu).toBeCloseTo(after, 1);
+    expect(loudnessOf(pcm)).toBeGreaterThan(TARGET_LUFS - 0.15);
+  });
+
+  it('does not widen past the range of the limiter input, nor keep a widening that costs loudness', async () => {
+    // The limiter input has about 4 LU of range, which the pinning stage narrows: widened at most back to it.
+    const narrow = sections([-10, -14, -10, -14, -10, -14], 10);
+    const inputLu = rangeOf(narrow);
+    const capped = await limitToRange(narrow, 20, TARGET_LUFS, pinningLimiter(), tick);
+    expect(rangeOf(narrow)).toBeLessThan(inputLu + 0.6);
+    expect(capped.leveler.toLu).toBeLessThan(inputLu + 0.6);
+    // A stage that keeps its first gain: lowering the quiet passages lowers the loudness, so no widening is kept and
+    // the master is the one without a ride.
+    const quiet = sections([-6, -16, -6, -16, -6, -16], 10);
+    const plain = { sampleRate: FS, channels: quiet.channels.map((ch) => Float32Array.from(ch)) };
+    await pinningLimiter()(plain);
+    const kept = await limitToRange(quiet, 25, TARGET_LUFS, pinningLimiter(true), tick);
+    expect(kept.leveler.fromLu).toBeLessThan(kept.leveler.referenceLu - 2);
+    expect(kept.leveler.depth).toBe(0);
+    expect(kept.leveler.reason).toMatch(/none kept/);
+    quiet.channels.forEach((ch, c) =>
+      expect(Buffer.compare(Buffer.from(ch.buffer), Buffer.from(plain.channels[c]!.buffer))).toBe(0),
+    );
+  });
 });

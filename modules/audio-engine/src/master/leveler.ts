@@ -18,7 +18,15 @@
  * (`limitToRange`): the chain is limited as it is and the master's range measured; only when it is wider than the
  * reference's by more than `LEVELER_SLACK_LU` is the limiter's input ridden and limited again, aiming the ride so
  * that the master lands on the reference's range (at most `PASSES` rides, the aim corrected by the secant through
- * the passes so far). A master already within the slack costs one measurement; it never widens a range.
+ * the passes so far).
+ *
+ * The other way round, a loud reference over a dynamic target: the loudness search pushes the whole piece into the
+ * limiter until its quiet passages are pinned too, and a song of 20 LU comes out at 5 against a reference of 15. The
+ * range is then widened, by the same ride away from the middle (a negative depth): the quiet passages lowered before
+ * the limiter, never a loud one raised (that would only feed the limiter), so the loudness comes from the loud ones
+ * as the reference's does. It restores at most the range the limiter took (the limiter input's own), and never
+ * costs the loudness: a pass that lands more than `LOUDNESS_SLACK_LU` under the target, or narrower than without a
+ * ride, is not kept.
  */
 import {
   blockEnergies,
@@ -41,7 +49,10 @@ export interface RangeLevelerDecision {
   fromLu: number;
   referenceLu: number;
   toLu: number;
-  /** The share of each passage's distance from the middle level taken away (0 to `MAX_DEPTH`). */
+  /**
+   * The share of each passage's distance from the middle level taken away (0 to `MAX_DEPTH`), or, negative, added to
+   * the quiet passages' (down to `-MAX_WIDEN`: the range widened).
+   */
   depth: number;
   /** The largest lift and cut of the ride, dB. */
   maxBoostDb: number;
@@ -61,6 +72,12 @@ const TOLERANCE_LU = 0.6;
 const PASSES = 2;
 /** At most this share of a passage's distance from the middle is taken away: the piece keeps its shape. */
 const MAX_DEPTH = 0.8;
+/** Widening: a quiet passage is lowered by at most this share of its distance below the middle (and MAX_GAIN_DB). */
+const MAX_WIDEN = 1.5;
+/** Depths tried between no ride and `-MAX_WIDEN`, looking for the widest range. */
+const WIDEN_SAMPLES = 12;
+/** A widening pass may leave the master at most this far under the loudness target, LU. */
+const LOUDNESS_SLACK_LU = 0.1;
 /** The ride's gain stays within +-this, dB. */
 const MAX_GAIN_DB = 9;
 /** Time constant of the forward-backward smoothing of the ride, s. */
@@ -76,7 +93,7 @@ function stepsOf(pcm: Pcm, atLufs?: number): { steps: Float64Array; hop: number 
   const acc = new LoudnessAccumulator(pcm.sampleRate, pcm.channels.length);
   acc.add(pcm.channels, 0, frameCount(pcm));
   const steps = acc.steps();
-  const lufs = integratedLoudness(blockEnergies(steps, acc.hop, 4)).lufs;
+  const lufs = loudnessOfSteps(steps, acc.hop);
   if (atLufs === undefined || !Number.isFinite(lufs)) return { steps, hop: acc.hop };
   const scale = Math.pow(10, (atLufs - lufs) / 10);
   return { steps: steps.map((e) => e * scale), hop: acc.hop };
@@ -84,6 +101,8 @@ function stepsOf(pcm: Pcm, atLufs?: number): { steps: Float64Array; hop: number 
 
 const rangeOfSteps = (steps: Float64Array, hop: number): number =>
   loudnessRange(blockEnergies(steps, hop, SHORT_TERM_STEPS));
+const loudnessOfSteps = (steps: Float64Array, hop: number): number =>
+  integratedLoudness(blockEnergies(steps, hop, 4)).lufs;
 
 /**
  * Limits `pcm` in place with `limit` (the loudness stage, to `targetLufs`), then, when the master's range is wider than
@@ -97,14 +116,15 @@ export async function limitToRange<R>(
   limit: (pcm: Pcm, tick: Tick) => Promise<R>,
   tick: Tick,
 ): Promise<{ result: R; leveler: RangeLevelerDecision }> {
-  // The limiter only narrows a range: a limiter input already within the slack needs no ride, nor a copy.
+  // A range is narrowed toward the reference's when wider, widened back toward it (up to the limiter input's own) when
+  // the limiter took it: either way the limiter's input is kept for the rides.
   const { steps, hop } = stepsOf(pcm, targetLufs);
   const inputLu = rangeOfSteps(steps, hop);
-  const rideable = Number.isFinite(referenceLu) && inputLu > referenceLu + LEVELER_SLACK_LU;
-  const input = rideable ? pcm.channels.map((ch) => Float32Array.from(ch)) : null;
+  const input = Number.isFinite(referenceLu) ? pcm.channels.map((ch) => Float32Array.from(ch)) : null;
   let result = await limit(pcm, (f) => tick(f * 0.6));
-  // Not rideable: the master's range is at most the input's, already within the slack (no second measurement).
-  const fromLu = input ? rangeOfSteps(stepsOf(pcm).steps, hop) : inputLu;
+  const first = stepsOf(pcm);
+  const fromLu = rangeOfSteps(first.steps, first.hop);
+  const baseLufs = loudnessOfSteps(first.steps, first.hop);
   const decision: RangeLevelerDecision = {
     applied: false,
     fromLu,
@@ -114,59 +134,182 @@ export async function limitToRange<R>(
     maxBoostDb: 0,
     maxCutDb: 0,
     limiterPasses: 1,
-    reason: `loudness range ${fromLu.toFixed(1)} LU, within ${LEVELER_SLACK_LU} LU of the reference's ${referenceLu.toFixed(1)} LU (or below it): no ride`,
+    reason: `loudness range ${fromLu.toFixed(1)} LU, within ${LEVELER_SLACK_LU} LU of the reference's ${referenceLu.toFixed(1)} LU (less ${AIM_LU} LU when wider): no ride`,
   };
-  if (!input || !(fromLu > referenceLu + LEVELER_SLACK_LU)) return { result, leveler: decision };
+  const narrow = fromLu > referenceLu + LEVELER_SLACK_LU;
+  // Widened to the reference's range less the aim's margin, never past what the limiter's input had.
+  const widenTo = Math.min(referenceLu - AIM_LU, inputLu);
+  const widen = !narrow && fromLu < referenceLu - LEVELER_SLACK_LU;
+  if (!input || (!narrow && !widen)) return { result, leveler: decision };
+  if (widen && !(widenTo > fromLu + LEVELER_SLACK_LU)) {
+    // The limiter took no more than the slack, or what it took would bring the master within it of the reference.
+    if (inputLu <= fromLu + LEVELER_SLACK_LU)
+      decision.reason =
+        `loudness range ${fromLu.toFixed(1)} LU against the reference's ${referenceLu.toFixed(1)} LU, as wide as ` +
+        `the limiter's input (${inputLu.toFixed(1)} LU): no ride (a range the piece does not have is not made up)`;
+    return { result, leveler: decision };
+  }
   const shape = rideShape(steps, hop);
   if (!shape)
     return { result, leveler: { ...decision, reason: 'too short or too quiet for a loudness range: no ride' } };
-  const goal = referenceLu + AIM_LU;
-  // (range asked of the ride, range of the master) per pass; the first: no ride.
-  const passes: Array<[number, number]> = [[inputLu, fromLu]];
-  let aim = goal + (inputLu - fromLu);
-  for (let pass = 0; pass < PASSES; pass++) {
-    const depth = depthFor(steps, hop, shape, aim);
+  const goal = narrow ? referenceLu + AIM_LU : widenTo;
+  const [lowest, highest] = narrow ? [0, MAX_DEPTH] : [-MAX_WIDEN, 0];
+  // The range a depth is expected to give. Narrowing: the ridden limiter input's, the limiter's further narrowing
+  // left to the correction. Widening: the master's, through the limiter as the first pass showed it (it pins the
+  // quiet passages the ride lowers, and makes up the loudness they lose).
+  const predict = narrow
+    ? (depth: number) => rangeOfSteps(ridden(steps, gainsDb(shape, depth)), hop)
+    : widenedRange(steps, first.steps, hop, shape, baseLufs);
+  // (range asked, range of the master) per kept pass; the first: no ride.
+  const passes: Array<[number, number]> = [[narrow ? inputLu : predict(0), fromLu]];
+  let kept = { depth: 0, aim: passes[0]![0] };
+  let aim = narrow ? goal + (inputLu - fromLu) : goal;
+  // What `pcm` holds: the first pass's master (no ride), then the last pass's.
+  let holds = 0;
+  const render = async (depth: number, pass: number, of: number) => {
     const gains = gainsDb(shape, depth);
     pcm.channels.forEach((ch, c) => ch.set(input[c]!));
     applyRide(pcm, gains, hop);
-    result = await limit(pcm, (f) => tick(0.6 + ((pass + f) / PASSES) * 0.4));
+    result = await limit(pcm, (f) => tick(0.6 + ((pass + f) / of) * 0.4));
+    holds = depth;
     const after = stepsOf(pcm);
-    const toLu = rangeOfSteps(after.steps, after.hop);
     let maxBoostDb = 0;
     let maxCutDb = 0;
     for (const g of gains) {
       if (g > maxBoostDb) maxBoostDb = g;
       if (-g > maxCutDb) maxCutDb = -g;
     }
-    Object.assign(decision, { applied: true, toLu, depth, maxBoostDb, maxCutDb, limiterPasses: pass + 2 });
+    const toLu = rangeOfSteps(after.steps, after.hop);
+    Object.assign(decision, { applied: depth !== 0, toLu, depth, maxBoostDb, maxCutDb });
+    decision.limiterPasses += 1;
+    return { toLu, lufs: loudnessOfSteps(after.steps, after.hop) };
+  };
+  for (let pass = 0; pass < PASSES; pass++) {
+    const depth = depthFor(predict, aim, lowest, highest);
+    if (depth === holds) break;
+    const { toLu, lufs } = await render(depth, pass, PASSES);
+    // A widening that costs the loudness, or narrows after all, is not kept: the next pass asks for less.
+    if (widen && (lufs < baseLufs - LOUDNESS_SLACK_LU || toLu < fromLu)) {
+      aim = (aim + kept.aim) / 2;
+      continue;
+    }
+    kept = { depth, aim };
     passes.push([aim, toLu]);
-    if (Math.abs(toLu - goal) <= TOLERANCE_LU || depth >= MAX_DEPTH) break;
-    // The secant through the last two passes: how the master's range follows the range asked of the ride.
+    if (Math.abs(toLu - goal) <= TOLERANCE_LU || depth === lowest || depth === highest) break;
+    // The secant through the last two passes: how the master's range follows the range asked.
     const [[a0, m0], [a1, m1]] = passes.slice(-2) as [[number, number], [number, number]];
     const slope = Math.abs(a1 - a0) > 1e-6 && Math.abs(m1 - m0) > 1e-6 ? (m1 - m0) / (a1 - a0) : 1;
     aim = a1 + (goal - m1) / Math.max(0.2, slope);
   }
-  decision.reason =
-    `loudness range ${fromLu.toFixed(1)} LU against the reference's ${referenceLu.toFixed(1)} LU: passages ridden ` +
-    `${Math.round(decision.depth * 100)} % of the way to the middle level before the limiter (up to ` +
-    `+${decision.maxBoostDb.toFixed(1)} / -${decision.maxCutDb.toFixed(1)} dB), ${decision.toLu.toFixed(1)} LU after, ` +
-    `in ${decision.limiterPasses} limiter passes`;
+  // The last pass was not kept: the kept one rendered again (the chain's own master when no widening was kept).
+  if (holds !== kept.depth) await render(kept.depth, PASSES, PASSES + 1);
+  if (decision.depth === 0) {
+    decision.reason =
+      `loudness range ${fromLu.toFixed(1)} LU against the reference's ${referenceLu.toFixed(1)} LU: every ride ` +
+      `tried lowered the loudness or the range, none kept (${decision.limiterPasses} limiter passes)`;
+    return { result, leveler: decision };
+  }
+  decision.reason = narrow
+    ? `loudness range ${fromLu.toFixed(1)} LU against the reference's ${referenceLu.toFixed(1)} LU: passages ridden ` +
+      `${Math.round(decision.depth * 100)} % of the way to the middle level before the limiter (up to ` +
+      `+${decision.maxBoostDb.toFixed(1)} / -${decision.maxCutDb.toFixed(1)} dB), ${decision.toLu.toFixed(1)} LU after, ` +
+      `in ${decision.limiterPasses} limiter passes`
+    : `loudness range ${fromLu.toFixed(1)} LU against the reference's ${referenceLu.toFixed(1)} LU (the limiter's ` +
+      `input ${inputLu.toFixed(1)} LU): quiet passages lowered ${Math.round(-decision.depth * 100)} % of their ` +
+      `distance below the middle level before the limiter (up to -${decision.maxCutDb.toFixed(1)} dB), ` +
+      `${decision.toLu.toFixed(1)} LU after, in ${decision.limiterPasses} limiter passes`;
   return { result, leveler: decision };
 }
 
-/** The depth whose ride gives the steps a range of `aim` (the most allowed when even that is wider), by bisection. */
-function depthFor(steps: Float64Array, hop: number, shape: RideShape, aim: number): number {
-  const rangeAt = (depth: number): number => rangeOfSteps(ridden(steps, gainsDb(shape, depth)), hop);
-  if (rangeAt(MAX_DEPTH) >= aim) return MAX_DEPTH;
-  if (rangeAt(0) <= aim) return 0;
-  let low = 0;
-  let high = MAX_DEPTH;
+/**
+ * The depth within [lowest, highest] whose predicted range is `aim` (the bound nearest it when none is), by
+ * bisection: the range falls as the depth grows. Widening has a turn: lowered far enough, the quietest passages fall
+ * under the range's relative gate and stop counting, and the range shrinks again; so the search keeps to the depths
+ * before the widest range (sampled in `WIDEN_SAMPLES` steps).
+ */
+function depthFor(rangeAt: (depth: number) => number, aim: number, lowest: number, highest: number): number {
+  let low = lowest;
+  if (lowest < 0) {
+    let widest = rangeAt(highest);
+    low = highest;
+    for (let k = 1; k <= WIDEN_SAMPLES; k++) {
+      const depth = highest + ((lowest - highest) * k) / WIDEN_SAMPLES;
+      const range = rangeAt(depth);
+      if (range <= widest) break;
+      widest = range;
+      low = depth;
+    }
+  }
+  let high = highest;
+  if (rangeAt(high) >= aim) return high;
+  if (rangeAt(low) <= aim) return low;
   for (let i = 0; i < 14; i++) {
     const mid = (low + high) / 2;
     if (rangeAt(mid) > aim) low = mid;
     else high = mid;
   }
   return high;
+}
+
+/**
+ * The master's range a widening ride of `depth` is expected to give, from the first pass: each 100 ms step's level
+ * out of the limiter against its level in (`input`, at the target's scale; `output`, the master), averaged in 1 dB
+ * bins of the input level, is the limiter's curve. A ridden step moves along it, with the gain that gives the master
+ * back the first pass's loudness (`lufs`), found by bisection.
+ */
+function widenedRange(
+  input: Float64Array,
+  output: Float64Array,
+  hop: number,
+  shape: RideShape,
+  lufs: number,
+): (depth: number) => number {
+  const curve = limiterCurve(input, output);
+  const levels = Array.from(input, (e) => (e > 0 ? 10 * Math.log10(e) : -Infinity));
+  const at = new Float64Array(input.length);
+  return (depth) => {
+    const gains = gainsDb(shape, depth);
+    const through = (extraDb: number): Float64Array => {
+      for (let i = 0; i < at.length; i++) {
+        const level = levels[i]! + gains[i]! + extraDb;
+        at[i] = Number.isFinite(level) ? Math.pow(10, (level + curve(level)) / 10) : 0;
+      }
+      return at;
+    };
+    let low = -MAX_GAIN_DB;
+    let high = MAX_GAIN_DB + 6;
+    for (let i = 0; i < 20; i++) {
+      const mid = (low + high) / 2;
+      if (loudnessOfSteps(through(mid), hop) < lufs) low = mid;
+      else high = mid;
+    }
+    return rangeOfSteps(through(high), hop);
+  };
+}
+
+/** The level change (dB) of a step through the limiter by its input level (dB), from two passes' steps. */
+function limiterCurve(input: Float64Array, output: Float64Array): (levelDb: number) => number {
+  const sums = new Map<number, { sum: number; count: number }>();
+  for (let i = 0; i < input.length; i++) {
+    if (!(input[i]! > 0 && output[i]! > 0)) continue;
+    const level = 10 * Math.log10(input[i]!);
+    const bin = Math.round(level);
+    const entry = sums.get(bin) ?? { sum: 0, count: 0 };
+    entry.sum += 10 * Math.log10(output[i]!) - level;
+    entry.count += 1;
+    sums.set(bin, entry);
+  }
+  const bins = [...sums.keys()].sort((x, y) => x - y);
+  const change = bins.map((bin) => sums.get(bin)!.sum / sums.get(bin)!.count);
+  if (bins.length === 0) return () => 0;
+  return (levelDb) => {
+    if (levelDb <= bins[0]!) return change[0]!;
+    if (levelDb >= bins[bins.length - 1]!) return change[change.length - 1]!;
+    let k = 1;
+    while (bins[k]! < levelDb) k++;
+    const t = (levelDb - bins[k - 1]!) / (bins[k]! - bins[k - 1]!);
+    return change[k - 1]! + t * (change[k]! - change[k - 1]!);
+  };
 }
 
 /** Per 100 ms step: its distance from the middle level (LU) and how much of a lift it may take (0 to 1). */
@@ -203,7 +346,9 @@ function gainsDb({ distance, liftShare }: RideShape, depth: number): Float64Arra
   const g = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     let v = -depth * distance[i]!;
-    if (v > 0) v *= liftShare[i]!;
+    // Widening (a negative depth) only lowers, the quiet passages; either way fades and silence are left as they are.
+    if (depth < 0) v = Math.min(0, v) * liftShare[i]!;
+    else if (v > 0) v *= liftShare[i]!;
     g[i] = Math.max(-MAX_GAIN_DB, Math.min(MAX_GAIN_DB, v));
   }
   const a = Math.exp(-1 / (SMOOTH_SEC * 10));
