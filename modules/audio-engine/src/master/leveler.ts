@@ -43,8 +43,8 @@ import { type Pcm, frameCount } from '../pcm';
 export interface RangeLevelerDecision {
   applied: boolean;
   /**
-   * The master's loudness range as the chain made it (when no ride can be needed, its limiter input's, read at the
-   * target loudness: the limiter only narrows it), the reference's, and the master's after the ride, LU.
+   * The master's loudness range as the chain made it (measured on the first limiter pass's output), the reference's,
+   * and the master's after the ride, LU.
    */
   fromLu: number;
   referenceLu: number;
