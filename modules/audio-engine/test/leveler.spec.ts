@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { measureLoudness } from '../src/analysis/loudness';
-import { limitToRange } from '../src/master/leveler';
+import { copyingStage, limitToRange } from '../src/master/leveler';
 import { applyGain, type Pcm } from '../src/pcm';
 
 const FS = 44100;
@@ -46,7 +46,7 @@ describe('loudness-range leveler (reference mastering)', () => {
   it('rides verses 16 dB under their choruses before the limiter, so the master lands on the reference range', async () => {
     const pcm = sections([-6, -22, -6, -22, -6, -22, -6, -22], 10);
     const { calls, limit } = normaliser();
-    const { result, leveler } = await limitToRange(pcm, 8, TARGET_LUFS, limit, tick);
+    const { result, leveler } = await limitToRange(pcm, 8, TARGET_LUFS, copyingStage(pcm, limit), tick);
     expect(leveler.fromLu).toBeGreaterThan(14);
     expect(leveler.applied).toBe(true);
     const after = rangeOf(pcm);
@@ -75,7 +75,7 @@ describe('loudness-range leveler (reference mastering)', () => {
           for (const ch of x.channels) for (let i = s * hop; i < (s + 1) * hop; i++) ch[i] = ch[i]! * 0.7;
       }
     };
-    const { leveler } = await limitToRange(pcm, 6, TARGET_LUFS, squash, tick);
+    const { leveler } = await limitToRange(pcm, 6, TARGET_LUFS, copyingStage(pcm, squash), tick);
     expect(leveler.applied).toBe(true);
     expect(Math.abs(rangeOf(pcm) - 6.3)).toBeLessThan(1);
   });
@@ -84,7 +84,7 @@ describe('loudness-range leveler (reference mastering)', () => {
     const pcm = sections([-6, -22, -6, -22, -6, -22], 10);
     applyGain(pcm, Math.pow(10, -40 / 20));
     const { limit } = normaliser();
-    const { leveler } = await limitToRange(pcm, 8, TARGET_LUFS, limit, tick);
+    const { leveler } = await limitToRange(pcm, 8, TARGET_LUFS, copyingStage(pcm, limit), tick);
     expect(leveler.applied).toBe(true);
     expect(Math.abs(rangeOf(pcm) - 8.3)).toBeLessThan(0.6);
   });
@@ -94,7 +94,7 @@ describe('loudness-range leveler (reference mastering)', () => {
       const pcm = sections([-10, -14, -10, -14, -10, -14], 10);
       const alone = { sampleRate: FS, channels: pcm.channels.map((ch) => Float32Array.from(ch)) };
       const { calls, limit } = normaliser();
-      const { leveler } = await limitToRange(pcm, referenceLu, TARGET_LUFS, limit, tick);
+      const { leveler } = await limitToRange(pcm, referenceLu, TARGET_LUFS, copyingStage(pcm, limit), tick);
       expect(leveler.applied).toBe(false);
       expect(leveler.reason).toMatch(/no ride/);
       expect(calls.count).toBe(1);
@@ -109,7 +109,7 @@ describe('loudness-range leveler (reference mastering)', () => {
     const pcm = sections([-6, -24, -70, -6, -24, -6], 10);
     const plain = { sampleRate: FS, channels: pcm.channels.map((ch) => Float32Array.from(ch)) };
     await normaliser().limit(plain);
-    const { leveler } = await limitToRange(pcm, 6, TARGET_LUFS, normaliser().limit, tick);
+    const { leveler } = await limitToRange(pcm, 6, TARGET_LUFS, copyingStage(pcm, normaliser().limit), tick);
     expect(leveler.applied).toBe(true);
     const rms = (x: Float32Array): number => Math.sqrt(x.reduce((sum, v) => sum + v * v, 0) / x.length);
     // The middle 2 s of a 10 s section, its level against the same master normalised without the ride, dB.
@@ -164,7 +164,7 @@ describe('loudness-range leveler (reference mastering)', () => {
     const pcm = sections([-6, -26, -6, -26, -6, -26, -6, -26], 10);
     const plain = { sampleRate: FS, channels: pcm.channels.map((ch) => Float32Array.from(ch)) };
     await pinningLimiter()(plain);
-    const { leveler } = await limitToRange(pcm, 15, TARGET_LUFS, pinningLimiter(), tick);
+    const { leveler } = await limitToRange(pcm, 15, TARGET_LUFS, copyingStage(pcm, pinningLimiter()), tick);
     expect(leveler.fromLu).toBeCloseTo(rangeOf(plain), 0);
     expect(leveler.fromLu).toBeLessThan(10);
     expect(leveler.applied).toBe(true);
@@ -182,7 +182,7 @@ describe('loudness-range leveler (reference mastering)', () => {
     // The limiter input has about 4 LU of range, which the pinning stage narrows: widened at most back to it.
     const narrow = sections([-10, -14, -10, -14, -10, -14], 10);
     const inputLu = rangeOf(narrow);
-    const capped = await limitToRange(narrow, 20, TARGET_LUFS, pinningLimiter(), tick);
+    const capped = await limitToRange(narrow, 20, TARGET_LUFS, copyingStage(narrow, pinningLimiter()), tick);
     expect(rangeOf(narrow)).toBeLessThan(inputLu + 0.6);
     expect(capped.leveler.toLu).toBeLessThan(inputLu + 0.6);
     // A stage that keeps its first gain: lowering the quiet passages lowers the loudness, so no widening is kept and
@@ -190,7 +190,7 @@ describe('loudness-range leveler (reference mastering)', () => {
     const quiet = sections([-6, -16, -6, -16, -6, -16], 10);
     const plain = { sampleRate: FS, channels: quiet.channels.map((ch) => Float32Array.from(ch)) };
     await pinningLimiter()(plain);
-    const kept = await limitToRange(quiet, 25, TARGET_LUFS, pinningLimiter(true), tick);
+    const kept = await limitToRange(quiet, 25, TARGET_LUFS, copyingStage(quiet, pinningLimiter(true)), tick);
     expect(kept.leveler.fromLu).toBeLessThan(kept.leveler.referenceLu - 2);
     expect(kept.leveler.depth).toBe(0);
     expect(kept.leveler.reason).toMatch(/none kept/);

@@ -15,10 +15,10 @@
  * It rides before the limiter (after it, lifting the quiet passages brings blocks over the integrated loudness's
  * relative gate and lowers the loudness, which no static gain can restore without raising the limited peaks), so
  * the limiter then narrows the range a little more, by an amount no model here predicts. Hence measure and correct
- * (`limitToRange`): the chain is limited as it is and the master's range measured; only when it is wider than the
- * reference's by more than `LEVELER_SLACK_LU` is the limiter's input ridden and limited again, aiming the ride so
- * that the master lands on the reference's range (at most `PASSES` rides, the aim corrected by the secant through
- * the passes so far).
+ * (`limitToRange`): the chain's master is probed as the limiter will make it and its range read; only when it is
+ * wider than the reference's by more than `LEVELER_SLACK_LU` is the limiter's input ridden and limited, aiming the
+ * ride so that the master lands on the reference's range (at most `PASSES` rides, the aim corrected by the secant
+ * through the passes so far).
  *
  * The other way round, a loud reference over a dynamic target: the loudness search pushes the whole piece into the
  * limiter until its quiet passages are pinned too, and a song of 20 LU comes out at 5 against a reference of 15. The
@@ -43,8 +43,8 @@ import { type Pcm, frameCount } from '../pcm';
 export interface RangeLevelerDecision {
   applied: boolean;
   /**
-   * The master's loudness range as the chain made it (measured on the first limiter pass's output), the reference's,
-   * and the master's after the ride, LU.
+   * The master's loudness range as the chain made it (without a ride, as the loudness stage's probe gives it: the
+   * mastering chain's is its gain search's estimate), the reference's, and the master's after the ride, LU.
    */
   fromLu: number;
   referenceLu: number;
@@ -80,6 +80,11 @@ const WIDEN_SAMPLES = 12;
 const LOUDNESS_SLACK_LU = 0.1;
 /** The ride's gain stays within +-this, dB. */
 const MAX_GAIN_DB = 9;
+/**
+ * The input gain a ridden pass may need above the unridden one's, dB: the ride's largest lift, or the make-up for
+ * its largest cut (the loudness stage's peak detection covers that much more).
+ */
+export const RIDE_HEADROOM_DB = 2 * MAX_GAIN_DB;
 /** Time constant of the forward-backward smoothing of the ride, s. */
 const SMOOTH_SEC = 1.5;
 /** Short-term blocks are 3 s: 30 steps of 100 ms. */
@@ -104,25 +109,69 @@ const rangeOfSteps = (steps: Float64Array, hop: number): number =>
 const loudnessOfSteps = (steps: Float64Array, hop: number): number =>
   integratedLoudness(blockEnergies(steps, hop, 4)).lufs;
 
+/** The loudness stage the leveler drives: it holds the limiter's input and limits it, times a ride, into the master. */
+export interface RideableStage<R> {
+  /**
+   * The master's K-weighted 100 ms step energies without a ride, before it is rendered when the stage can tell
+   * (estimated), else measured on it.
+   */
+  probe(tick: Tick): Promise<{ steps: Float64Array; hop: number }>;
+  /**
+   * Limits the input times `ride` (a gain per sample, or none) into the master; answers the stage's result and the
+   * master's K-weighted 100 ms step energies.
+   */
+  limit(ride: Float32Array | null, tick: Tick): Promise<{ result: R; steps: Float64Array; hop: number }>;
+}
+
 /**
- * Limits `pcm` in place with `limit` (the loudness stage, to `targetLufs`), then, when the master's range is wider than
- * `referenceLu` by more than the slack, rides the limiter's input toward it and limits again (see the file's
- * comment). Answers the last pass's result and what the ride did.
+ * The stage of any loudness step that limits `pcm` in place: a copy of the input is kept and put back, times the
+ * ride, before each pass after the first; the master's steps are measured after each.
+ */
+export function copyingStage<R>(pcm: Pcm, limit: (pcm: Pcm, tick: Tick) => Promise<R>): RideableStage<R> {
+  const input = pcm.channels.map((ch) => Float32Array.from(ch));
+  let passes = 0;
+  // The probe's pass, while `pcm` still holds it: the unridden master asked for next.
+  let probed: { result: R; steps: Float64Array; hop: number } | null = null;
+  const pass = async (ride: Float32Array | null, tick: Tick) => {
+    if (passes++ > 0) pcm.channels.forEach((ch, c) => ch.set(input[c]!));
+    if (ride) for (const ch of pcm.channels) for (let i = 0; i < ch.length; i++) ch[i] = ch[i]! * ride[i]!;
+    const result = await limit(pcm, tick);
+    return { result, ...stepsOf(pcm) };
+  };
+  return {
+    async probe(tick) {
+      probed = await pass(null, tick);
+      return probed;
+    },
+    async limit(ride, tick) {
+      const kept = ride === null ? probed : null;
+      probed = null;
+      return kept ?? pass(ride, tick);
+    },
+  };
+}
+
+/**
+ * Limits the input `pcm` holds with `stage` (the loudness stage, to `targetLufs`, into `pcm`), then, when the master's
+ * range is wider than `referenceLu` by more than the slack, or narrower than the limiter's input allows, rides the
+ * limiter's input toward it and limits again (see the file's comment). Answers the last pass's result and what the
+ * ride did.
  */
 export async function limitToRange<R>(
   pcm: Pcm,
   referenceLu: number,
   targetLufs: number,
-  limit: (pcm: Pcm, tick: Tick) => Promise<R>,
+  stage: RideableStage<R>,
   tick: Tick,
 ): Promise<{ result: R; leveler: RangeLevelerDecision }> {
   // A range is narrowed toward the reference's when wider, widened back toward it (up to the limiter input's own) when
-  // the limiter took it: either way the limiter's input is kept for the rides.
+  // the limiter took it.
   const { steps, hop } = stepsOf(pcm, targetLufs);
   const inputLu = rangeOfSteps(steps, hop);
-  const input = Number.isFinite(referenceLu) ? pcm.channels.map((ch) => Float32Array.from(ch)) : null;
-  let result = await limit(pcm, (f) => tick(f * 0.6));
-  const first = stepsOf(pcm);
+  const n = frameCount(pcm);
+  const first = await stage.probe((f) => tick(f * 0.3));
+  // The master without a ride, when no ride is tried.
+  const unridden = async () => (await stage.limit(null, (f) => tick(0.3 + f * 0.7))).result;
   const fromLu = rangeOfSteps(first.steps, first.hop);
   const baseLufs = loudnessOfSteps(first.steps, first.hop);
   const decision: RangeLevelerDecision = {
@@ -140,18 +189,20 @@ export async function limitToRange<R>(
   // Widened to the reference's range less the aim's margin, never past what the limiter's input had.
   const widenTo = Math.min(referenceLu - AIM_LU, inputLu);
   const widen = !narrow && fromLu < referenceLu - LEVELER_SLACK_LU;
-  if (!input || (!narrow && !widen)) return { result, leveler: decision };
+  if (!Number.isFinite(referenceLu) || (!narrow && !widen)) return { result: await unridden(), leveler: decision };
   if (widen && !(widenTo > fromLu + LEVELER_SLACK_LU)) {
     // The limiter took no more than the slack, or what it took would bring the master within it of the reference.
     if (inputLu <= fromLu + LEVELER_SLACK_LU)
       decision.reason =
         `loudness range ${fromLu.toFixed(1)} LU against the reference's ${referenceLu.toFixed(1)} LU, as wide as ` +
         `the limiter's input (${inputLu.toFixed(1)} LU): no ride (a range the piece does not have is not made up)`;
-    return { result, leveler: decision };
+    return { result: await unridden(), leveler: decision };
   }
   const shape = rideShape(steps, hop);
-  if (!shape)
-    return { result, leveler: { ...decision, reason: 'too short or too quiet for a loudness range: no ride' } };
+  if (!shape) {
+    decision.reason = 'too short or too quiet for a loudness range: no ride';
+    return { result: await unridden(), leveler: decision };
+  }
   const goal = narrow ? referenceLu + AIM_LU : widenTo;
   const [lowest, highest] = narrow ? [0, MAX_DEPTH] : [-MAX_WIDEN, 0];
   // The range a depth is expected to give. Narrowing: the ridden limiter input's, the limiter's further narrowing
@@ -164,15 +215,18 @@ export async function limitToRange<R>(
   const passes: Array<[number, number]> = [[narrow ? inputLu : predict(0), fromLu]];
   let kept = { depth: 0, aim: passes[0]![0] };
   let aim = narrow ? goal + (inputLu - fromLu) : goal;
-  // What `pcm` holds: the first pass's master (no ride), then the last pass's.
-  let holds = 0;
+  // The ride of the master `pcm` holds (null: none rendered yet) and the stage's result for it.
+  let holds: number | null = null;
+  let result: R | null = null;
+  const ride = new Float32Array(n);
   const render = async (depth: number, pass: number, of: number) => {
     const gains = gainsDb(shape, depth);
-    pcm.channels.forEach((ch, c) => ch.set(input[c]!));
-    applyRide(pcm, gains, hop);
-    result = await limit(pcm, (f) => tick(0.6 + ((pass + f) / of) * 0.4));
+    if (depth !== 0) rideCurve(ride, gains, hop);
+    // The unridden master straight after the probe is the probe's pass.
+    if (depth !== 0 || holds !== null) decision.limiterPasses += 1;
+    const after = await stage.limit(depth === 0 ? null : ride, (f) => tick(0.3 + ((pass + f) / of) * 0.7));
+    result = after.result;
     holds = depth;
-    const after = stepsOf(pcm);
     let maxBoostDb = 0;
     let maxCutDb = 0;
     for (const g of gains) {
@@ -181,8 +235,7 @@ export async function limitToRange<R>(
     }
     const toLu = rangeOfSteps(after.steps, after.hop);
     Object.assign(decision, { applied: depth !== 0, toLu, depth, maxBoostDb, maxCutDb });
-    decision.limiterPasses += 1;
-    return { toLu, lufs: loudnessOfSteps(after.steps, after.hop) };
+    return { toLu, lufs: loudnessOfSteps(after.steps, after.hop), result: after.result };
   };
   for (let pass = 0; pass < PASSES; pass++) {
     const depth = depthFor(predict, aim, lowest, highest);
@@ -202,12 +255,13 @@ export async function limitToRange<R>(
     aim = a1 + (goal - m1) / Math.max(0.2, slope);
   }
   // The last pass was not kept: the kept one rendered again (the chain's own master when no widening was kept).
-  if (holds !== kept.depth) await render(kept.depth, PASSES, PASSES + 1);
+  const master =
+    holds === kept.depth && result !== null ? result : (await render(kept.depth, PASSES, PASSES + 1)).result;
   if (decision.depth === 0) {
     decision.reason =
       `loudness range ${fromLu.toFixed(1)} LU against the reference's ${referenceLu.toFixed(1)} LU: every ride ` +
       `tried lowered the loudness or the range, none kept (${decision.limiterPasses} limiter passes)`;
-    return { result, leveler: decision };
+    return { result: master, leveler: decision };
   }
   decision.reason = narrow
     ? `loudness range ${fromLu.toFixed(1)} LU against the reference's ${referenceLu.toFixed(1)} LU: passages ridden ` +
@@ -218,7 +272,7 @@ export async function limitToRange<R>(
       `input ${inputLu.toFixed(1)} LU): quiet passages lowered ${Math.round(-decision.depth * 100)} % of their ` +
       `distance below the middle level before the limiter (up to -${decision.maxCutDb.toFixed(1)} dB), ` +
       `${decision.toLu.toFixed(1)} LU after, in ${decision.limiterPasses} limiter passes`;
-  return { result, leveler: decision };
+  return { result: master, leveler: decision };
 }
 
 /**
@@ -366,16 +420,16 @@ function ridden(steps: Float64Array, gains: Float64Array): Float64Array {
   return out;
 }
 
-/** Multiplies every channel by the ride: the gain ramps linearly across each 100 ms step to that step's value. */
-function applyRide(pcm: Pcm, gainsDbPerStep: Float64Array, hop: number): void {
-  const n = frameCount(pcm);
+/** Fills `ride` with the ride's gain per sample: it ramps linearly across each 100 ms step to that step's value. */
+function rideCurve(ride: Float32Array, gainsDbPerStep: Float64Array, hop: number): void {
+  const n = ride.length;
+  ride.fill(1);
   let prev = Math.pow(10, (gainsDbPerStep[0] ?? 0) / 20);
   for (let s = 0; s * hop < n; s++) {
     const g = Math.pow(10, (gainsDbPerStep[Math.min(s, gainsDbPerStep.length - 1)] ?? 0) / 20);
     const i0 = s * hop;
     const i1 = Math.min(n, i0 + hop);
-    const step = (g - prev) / Math.max(1, i1 - i0);
-    for (const ch of pcm.channels) applyRamp(ch, i0, i1, prev, step);
+    applyRamp(ride, i0, i1, prev, (g - prev) / Math.max(1, i1 - i0));
     prev = g;
   }
 }

@@ -17,8 +17,13 @@
  * recomputes g (cheap) and the output's K-weighted energy, approximated as (G g[n])^2 times the precomputed
  * K-weighted input: the K filter's short impulse response barely sees the slow gain changes. The chain then
  * measures the real output and corrects the residual.
+ *
+ * A ride (`setRide`): a slow per-sample gain r[n] on the input, as reference mastering's leveler puts before the
+ * limiter. The envelope of r[n] x[n] is r[n] p[n] (r moves by a few hundredths of a dB across the detector's kernel),
+ * so the envelope is not detected again: the gain curve reads r p, and the curves it answers carry the ride (g r), so
+ * that every later step (loudness estimate, measure, render, predicted peaks) applies it with the gain.
  */
-import { type Biquad, biquadRun, biquadState } from '../dsp/biquad';
+import { biquadRun, biquadState } from '../dsp/biquad';
 import { stereoCascade } from '../dsp/biquad-simd';
 import { onePole } from '../dsp/envelope';
 import { TruePeakDetector } from '../dsp/true-peak';
@@ -52,6 +57,9 @@ export interface GainStats {
 }
 
 const CHUNK = 65536;
+
+/** The rates a gain search runs at: every sample, or the envelope's maxima over blocks of 4 or 16. */
+export type Decimation = 1 | 4 | 16;
 /** Samples of flat gain kept before each peak, covering half the detector's interpolation kernel. */
 const KERNEL_GUARD = 16;
 
@@ -69,7 +77,8 @@ function limiterDetector(): TruePeakDetector {
 export class TruePeakLimiter {
   readonly envelope: Float32Array;
   private readonly n: number;
-  private kWeighted: Float32Array[] | null = null;
+  private kWeighted: { energy: Float32Array; blocks: Float64Array; blocks16: Float64Array } | null = null;
+  private ride: Float32Array | null = null;
   readonly ceiling: number;
 
   constructor(
@@ -103,41 +112,62 @@ export class TruePeakLimiter {
     }
   }
 
-  /** K-weighted copy of the input, for loudness estimates during the gain search. */
-  async prepareLoudness(tick?: Tick): Promise<void> {
-    const [shelf, rlb] = kWeighting(this.pcm.sampleRate);
-    const out: Float32Array[] = [];
-    const chs = this.pcm.channels;
-    // A stereo pair on the SIMD kernel, rounded after each section as the two passes below: the same to the bit.
-    const stereo = chs.length === 2 ? stereoCascade([shelf, rlb], { roundEachSection: true }) : null;
-    if (stereo) {
-      const y = [new Float32Array(this.n), new Float32Array(this.n)] as const;
-      for (let s = 0; s < this.n; s += CHUNK) {
-        const e = Math.min(this.n, s + CHUNK);
-        stereo.run(chs[0]!, chs[1]!, y[0], y[1], s, e);
-        if (tick) await tick(e / this.n);
-      }
-      this.kWeighted = [y[0], y[1]];
-      return;
-    }
-    for (let c = 0; c < chs.length; c++) {
-      const y = new Float32Array(this.n);
-      const states = [biquadState(), biquadState()];
-      const stages: Biquad[] = [shelf, rlb];
-      for (let s = 0; s < this.n; s += CHUNK) {
-        const e = Math.min(this.n, s + CHUNK);
-        biquadRun(stages[0]!, states[0]!, chs[c]!, y, s, e);
-        biquadRun(stages[1]!, states[1]!, y, y, s, e);
-        if (tick) await tick((c + e / this.n) / chs.length);
-      }
-      out.push(y);
-    }
-    this.kWeighted = out;
+  /**
+   * Puts `ride` (a gain per sample, or none) on the input from the next gain curve on: the curves then answer the
+   * limiter's gain times the ride. The envelope must cover the ride's largest gain (`prepare`'s `maxGain`).
+   */
+  setRide(ride: Float32Array | null): void {
+    if (ride && ride.length < this.n) throw new Error('a ride per sample of the input');
+    this.ride = ride;
+    this.coarse.clear();
   }
 
-  /** Fills `g` with the limiter gain for input gain `gain` (linear) and returns reduction statistics. */
-  gainCurve(gain: number, g: Float32Array, decimation: 1 | 4 = 1): GainStats {
-    const envelope = decimation === 1 ? this.envelope : this.coarseEnvelope();
+  /**
+   * The input's K-weighted energy per sample (the channels summed with the meter's weights), and per block of 4
+   * and of 16 samples, for loudness estimates during the gain search.
+   */
+  async prepareLoudness(tick?: Tick): Promise<void> {
+    const [shelf, rlb] = kWeighting(this.pcm.sampleRate);
+    const chs = this.pcm.channels;
+    const weights = channelWeights(chs.length);
+    const energy = new Float32Array(this.n);
+    const y = chs.map(() => new Float32Array(CHUNK));
+    // A stereo pair on the SIMD kernel, rounded after each section as the two passes below: the same to the bit.
+    const stereo = chs.length === 2 ? stereoCascade([shelf, rlb], { roundEachSection: true }) : null;
+    const states = chs.map(() => [biquadState(), biquadState()] as const);
+    for (let s = 0; s < this.n; s += CHUNK) {
+      const e = Math.min(this.n, s + CHUNK);
+      if (stereo) stereo.run(chs[0]!, chs[1]!, y[0]!, y[1]!, s, e, 0);
+      else
+        chs.forEach((x, c) => {
+          const [first, second] = states[c]!;
+          biquadRun(shelf, first, x.subarray(s, e), y[c]!, 0, e - s);
+          biquadRun(rlb, second, y[c]!, y[c]!, 0, e - s);
+        });
+      for (let c = 0; c < chs.length; c++) {
+        const w = weights[c]!;
+        const yc = y[c]!;
+        if (w !== 0) for (let i = s; i < e; i++) energy[i] = energy[i]! + w * yc[i - s]! * yc[i - s]!;
+      }
+      if (tick) await tick(e / this.n);
+    }
+    const blocks = new Float64Array(Math.ceil(this.n / 4));
+    for (let i = 0; i < this.n; i++) blocks[i >> 2] = blocks[i >> 2]! + energy[i]!;
+    const blocks16 = new Float64Array(Math.ceil(this.n / 16));
+    for (let k = 0; k < blocks.length; k++) blocks16[k >> 2] = blocks16[k >> 2]! + blocks[k]!;
+    this.kWeighted = { energy, blocks, blocks16 };
+  }
+
+  /**
+   * Fills `g` with the limiter gain for input gain `gain` (linear), times the ride when there is one, and returns
+   * the limiter's reduction statistics.
+   */
+  gainCurve(gain: number, g: Float32Array, decimation: Decimation = 1): GainStats {
+    // The peaks the gain is computed from (times `scale`, the ride at full rate) and the ride the curve carries.
+    const coarse = decimation === 1 ? null : this.coarseEnvelope(decimation);
+    const envelope = coarse ? coarse.peaks : this.envelope;
+    const scale = coarse ? null : this.ride;
+    const ride = coarse ? coarse.ride : this.ride;
     const n = envelope.length;
     const fs = this.pcm.sampleRate / decimation;
     const la = Math.max(1, Math.round(this.params.lookahead * fs));
@@ -162,7 +192,7 @@ export class TruePeakLimiter {
     let reductionSum = 0;
     const total = n + la - 1 + guard;
     for (let k = 0; k < total; k++) {
-      const p = k < n ? envelope[k]! : 0;
+      const p = k >= n ? 0 : scale === null ? envelope[k]! : envelope[k]! * scale[k]!;
       const v = p > c ? c / p : 1;
       while (tail !== head && dVal[(tail - 1) & mask]! >= v) tail = (tail - 1) & mask;
       dIdx[tail] = k;
@@ -178,7 +208,7 @@ export class TruePeakLimiter {
       const t = k - la + 1 - guard;
       if (t >= 0) {
         const b = sum / la;
-        g[t] = b;
+        g[t] = ride === null ? b : b * ride[t]!;
         if (b < minGain) minGain = b;
         if (b < 0.99426) {
           // 0.05 dB
@@ -194,56 +224,65 @@ export class TruePeakLimiter {
     };
   }
 
-  /** Envelope maxima over blocks of 4 samples (an upper bound at a quarter of the rate), for fast gain searches. */
-  private coarse: Float32Array | null = null;
-  private coarseEnvelope(): Float32Array {
-    if (this.coarse) return this.coarse;
+  /**
+   * Envelope maxima over blocks of `d` samples (an upper bound at a d-th of the rate), for fast gain searches: of
+   * the ridden input when there is a ride, which is then carried at that rate (each block's first gain).
+   */
+  private coarse = new Map<Decimation, { peaks: Float32Array; ride: Float32Array | null }>();
+  private coarseEnvelope(d: Decimation): { peaks: Float32Array; ride: Float32Array | null } {
+    const known = this.coarse.get(d);
+    if (known) return known;
     const e = this.envelope;
-    const out = new Float32Array(Math.ceil(this.n / 4));
-    for (let k = 0; k < out.length; k++) {
-      const i = 4 * k;
-      out[k] = Math.max(e[i]!, e[i + 1] ?? 0, e[i + 2] ?? 0, e[i + 3] ?? 0);
+    const r = this.ride;
+    const peaks = new Float32Array(Math.ceil(this.n / d));
+    const ride = r === null ? null : new Float32Array(peaks.length);
+    for (let k = 0; k < peaks.length; k++) {
+      const i = d * k;
+      const end = Math.min(this.n, i + d);
+      let peak = 0;
+      if (r === null) for (let j = i; j < end; j++) peak = e[j]! > peak ? e[j]! : peak;
+      else {
+        for (let j = i; j < end; j++) peak = Math.max(peak, e[j]! * r[j]!);
+        ride![k] = r[i]!;
+      }
+      peaks[k] = peak;
     }
-    this.coarse = out;
-    return out;
+    const coarse = { peaks, ride };
+    this.coarse.set(d, coarse);
+    return coarse;
   }
 
   /**
    * Integrated loudness (LUFS) the output would have with input gain `gain` and limiter gain `g` (at full rate, or
-   * at a quarter of it when `decimation` is 4).
+   * at a quarter or a sixteenth of it, `decimation`: each block counted in the 100 ms step it begins in).
    */
-  estimateLoudness(gain: number, g: Float32Array, decimation: 1 | 4 = 1): number {
+  estimateLoudness(gain: number, g: Float32Array, decimation: Decimation = 1): number {
+    const { steps, hop } = this.estimateSteps(gain, g, decimation);
+    return integratedLoudness(blockEnergies(steps, hop, 4)).lufs;
+  }
+
+  /** The K-weighted energies of the 100 ms steps `estimateLoudness` reads. */
+  estimateSteps(gain: number, g: Float32Array, decimation: Decimation = 1): { steps: Float64Array; hop: number } {
     const y = this.kWeighted;
     if (!y) throw new Error('prepareLoudness() first');
     const hop = Math.round(this.pcm.sampleRate / 10);
     const steps = new Float64Array(Math.floor(this.n / hop));
-    for (const ch of y) {
-      for (let s = 0; s < steps.length; s++) {
-        let e = 0;
-        const end = (s + 1) * hop;
-        if (decimation === 1) {
-          for (let i = s * hop; i < end; i++) {
-            const v = g[i]! * ch[i]!;
-            e += v * v;
-          }
-        } else {
-          for (let i = s * hop; i < end; i++) {
-            const v = g[i >> 2]! * ch[i]!;
-            e += v * v;
-          }
-        }
-        steps[s] = steps[s]! + e;
+    const energy = decimation === 1 ? y.energy : decimation === 4 ? y.blocks : y.blocks16;
+    for (let s = 0; s < steps.length; s++) {
+      let e = 0;
+      const end = Math.ceil(((s + 1) * hop) / decimation);
+      for (let i = Math.ceil((s * hop) / decimation); i < end; i++) {
+        const v = g[i]!;
+        e += v * v * energy[i]!;
       }
+      steps[s] = e * gain * gain;
     }
-    // Channel weights as the meter's (a mono signal counts twice: dual mono).
-    const g2 = gain * gain * channelWeights(y.length)[0]!;
-    for (let s = 0; s < steps.length; s++) steps[s] = steps[s]! * g2;
-    return integratedLoudness(blockEnergies(steps, hop, 4)).lufs;
+    return { steps, hop };
   }
 
   /**
    * Turns the gain curve `g` into the predicted peak of the output, in place: gain * g[n] * p[n] (the limiter's
-   * own view of its output's true-peak envelope, used to skip blocks when the output is measured).
+   * own view of its output's true-peak envelope, used to skip blocks when the output is measured; a ride is in g).
    */
   predictPeaks(gain: number, g: Float32Array): Float32Array {
     const p = this.envelope;
@@ -256,6 +295,12 @@ export class TruePeakLimiter {
    * (the output is not materialised).
    */
   measure(gain: number, g: Float32Array): number {
+    const { steps, hop } = this.measureSteps(gain, g);
+    return integratedLoudness(blockEnergies(steps, hop, 4)).lufs;
+  }
+
+  /** The K-weighted energies of the limited output's 100 ms steps, as `measure` reads them. */
+  measureSteps(gain: number, g: Float32Array): { steps: Float64Array; hop: number } {
     const chs = this.pcm.channels;
     const acc = new LoudnessAccumulator(this.pcm.sampleRate, chs.length);
     const tmp = chs.map(() => new Float32Array(CHUNK));
@@ -268,7 +313,7 @@ export class TruePeakLimiter {
       }
       acc.add(tmp, 0, e - s);
     }
-    return integratedLoudness(blockEnergies(acc.steps(), acc.hop, 4)).lufs;
+    return { steps: acc.steps(), hop: acc.hop };
   }
 
   /** Writes gain * g[n] * x[n] into `out` (may be the input). */
@@ -287,7 +332,7 @@ export class TruePeakLimiter {
 
   release(): void {
     this.kWeighted = null;
-    this.coarse = null;
+    this.coarse.clear();
   }
 }
 
@@ -295,14 +340,17 @@ export interface LoudnessSearch {
   gainDb: number;
   estimatedLufs: number;
   iterations: number;
+  /** LU of loudness per dB of input gain where the search ended (its last secant's; the first step's when none). */
+  slope: number;
   stats: GainStats;
 }
 
 /**
  * Finds the input gain (dB) for which the limited output reaches `targetLufs`, by secant steps on the monotone
  * function gain -> loudness, starting from the static gain `startDb` (exact if the limiter did nothing). `g` receives
- * the final gain curve (at a quarter of the rate when `decimation` is 4: the coarse search that precedes the exact
- * one).
+ * the final gain curve (at a quarter or a sixteenth of the rate with a `decimation`: the coarse searches that
+ * precede the exact one). The first step assumes `initialSlope` LU per dB (1: no limiting), the later ones the
+ * secant's.
  */
 export async function searchGain(
   limiter: TruePeakLimiter,
@@ -311,13 +359,14 @@ export async function searchGain(
   maxDb: number,
   g: Float32Array,
   tick?: Tick,
-  decimation: 1 | 4 = 1,
+  decimation: Decimation = 1,
+  initialSlope = 1,
 ): Promise<LoudnessSearch> {
   let x0 = Math.min(startDb, maxDb);
   let stats = limiter.gainCurve(Math.pow(10, x0 / 20), g, decimation);
   let y0 = limiter.estimateLoudness(Math.pow(10, x0 / 20), g, decimation);
   let iterations = 1;
-  let slope = 1;
+  let slope = initialSlope;
   while (Math.abs(y0 - targetLufs) > 0.01 && iterations < 12) {
     let x1 = x0 + (targetLufs - y0) / Math.max(0.05, slope);
     x1 = Math.min(maxDb, x1);
@@ -330,5 +379,5 @@ export async function searchGain(
     y0 = y1;
     if (tick) await tick(Math.min(0.95, iterations / 8));
   }
-  return { gainDb: x0, estimatedLufs: y0, iterations, stats };
+  return { gainDb: x0, estimatedLufs: y0, iterations, slope, stats };
 }

@@ -33,7 +33,7 @@ import {
 } from '../types';
 import { type DynamicsPlanInput, analyseDynamics, applyDynamics } from './dynamics';
 import type { LimiterParams } from './limiter';
-import { MAX_LIMITER_PUSH_DB, TARGET_TOLERANCE_LU, normalizeLoudness } from './normalize';
+import { LoudnessLimiter, MAX_LIMITER_PUSH_DB, TARGET_TOLERANCE_LU, normalizeLoudness } from './normalize';
 import { choosePreview, extractPreview } from './preview';
 import {
   type MasterReport,
@@ -60,7 +60,7 @@ import {
   spectralDistanceDb,
   tonalDecisionOf,
 } from './match';
-import { limitToRange } from './leveler';
+import { RIDE_HEADROOM_DB, limitToRange } from './leveler';
 
 export const ENGINE_VERSION = 'kora-audio-engine 0.1.0';
 
@@ -306,11 +306,25 @@ export async function masterChain(
   // Loudness-targeted true-peak limiting.
   // normalizeLoudness renders in place: limiting.out is `pcm`.
   const limiting = await ctx.stage('limiter', async (tick) => {
-    const limit = (x: Pcm, t: Tick) => normalizeLoudness(x, targetLufs, params, t);
-    if (!reference) return limit(pcm, tick);
+    if (!reference) return normalizeLoudness(pcm, targetLufs, params, tick);
     // The bands leave a piece's loudness range nearly as it was: measured on the limited master, and ridden toward
-    // the reference's before the limiter when it is wider.
-    const { result, leveler } = await limitToRange(pcm, reference.loudnessRangeLu, targetLufs, limit, tick);
+    // the reference's before the limiter when it is wider, or narrower than the limiter's input.
+    const headroom = { rideHeadroomDb: RIDE_HEADROOM_DB };
+    const stage = await LoudnessLimiter.prepare(pcm, targetLufs, params, (f) => tick(f * 0.3), headroom);
+    const { result, leveler } = await limitToRange(
+      pcm,
+      reference.loudnessRangeLu,
+      targetLufs,
+      {
+        probe: (t) => stage.probe(t),
+        async limit(ride, t) {
+          const rendered = await stage.render(ride, pcm, t);
+          return { result: rendered, ...rendered.measuredSteps };
+        },
+      },
+      (f) => tick(0.3 + f * 0.7),
+    );
+    stage.release();
     dynamics.leveler = leveler;
     return result;
   });
