@@ -16,6 +16,7 @@ import { integratedLufs } from '../analysis/loudness';
 import { filterInPlace, highpass } from '../dsp/biquad';
 import { type PeakHint, truePeakDetector } from '../dsp/true-peak';
 import { encodeMp3 } from '../io/encode';
+import { claimedFamily } from '../io/probe';
 import { resamplePcm } from '../io/resample';
 import { OutputSet } from '../io/outputs';
 import { writeWav } from '../io/wav';
@@ -331,25 +332,26 @@ export async function masterChain(
   return { tonal, dynamics, stereo, params, limiting, match };
 }
 
-// Measured: each stage's share of the job's time on a 3-minute stereo WAV (`engine master`, two runs, 5.4-5.7 s; the
-// reference stages from issue 30's eval). A stage weighted above its time makes the bar run ahead of the job. eq,
-// limiter and resample scaled by what the stereo SIMD filter kernel and the resampler's copy-free result took off
-// them (issue 30, 4-minute song, old against new build: eq 0.53x on the style path and 0.68x with a reference,
-// limiter 0.94x, resample 0.78x CPU).
-const MASTER_PLAN = (withReference: boolean) => ({
-  decode: 16,
-  analyze: 7,
-  reference: withReference ? 12 : 0,
-  match: withReference ? 5 : 0,
-  eq: withReference ? 5 : 2,
-  dynamics: 5,
+// Measured: each stage's share of the job's time on a 3-minute stereo chord (`engine master`, three runs each, WAV
+// 4.28 s and MP3 4.47 s on the 2-core CI machine, 2026-12-03; with an MP3 reference, two runs, 5.82-6.03 s). A stage
+// weighted above its time makes the bar run ahead of the job, one weighted below makes it lag, which the server's
+// time-based share covers (`progress-estimate.ts`, LEAD). The decode is a direct read for a WAV (2 % of the job) and
+// ffmpeg for anything else (10 %): weighted as 16 for every input, a WAV's bar jumped to a quarter in a second of a
+// 12-second job on a loaded CI machine (stop 45).
+const MASTER_PLAN = ({ withReference, readsDirectly }: { withReference: boolean; readsDirectly: boolean }) => ({
+  decode: readsDirectly ? 2 : 10,
+  analyze: 10,
+  reference: withReference ? 14 : 0,
+  match: withReference ? 6 : 0,
+  eq: withReference ? 3 : 4,
+  dynamics: 7,
   stereo: 2,
-  limiter: 22,
-  resample: 16,
-  check: 3,
-  write: 5,
-  preview: 12,
-  after: 4,
+  limiter: 21,
+  resample: 12,
+  check: 5,
+  write: 11,
+  preview: 13,
+  after: 6,
 });
 
 /** The reference track, decoded at the input's rate and analysed. */
@@ -522,7 +524,9 @@ function referenceMatchReport(match: MatchTrace, after: AnalysisReport): Referen
 
 export async function runMaster(job: MasterJob, ctx: StageContext): Promise<MasterResult> {
   const opts = resolveOptions(job);
-  ctx.plan(MASTER_PLAN(Boolean(opts.reference)));
+  // A WAV is read without ffmpeg (`directWav`), unless it needs resampling or a downmix: then it lags a little.
+  const readsDirectly = claimedFamily(job.claimedType ?? job.input) === 'wav';
+  ctx.plan(MASTER_PLAN({ withReference: Boolean(opts.reference), readsDirectly }));
   const outputs = new OutputSet(job.outDir, ctx);
   try {
     await outputs.init();
