@@ -5,6 +5,10 @@
  * instrumentation and panning, humanised timing and velocity so that nothing repeats sample for sample. The "vocal" is
  * a GM voice patch (Voice Oohs or Synth Voice) singing a melody: a stand-in for a singer, without lyrics,
  * consonants or breath.
+ *
+ * The sub-stems' ground truth (issue 29): the drum part is also rendered piece by piece (its kick, snare, hi-hat,
+ * cymbal and tom notes alone; the fill's second note is GM's open hi-hat, 46, and counts with the hats), and the
+ * SUBSTEM_SONGS mark the parts that are a lead or a backing voice, an acoustic or an electric guitar.
  */
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -32,9 +36,12 @@ export interface SongPart {
   pan: number;
   volume: number;
   notes: NoteEvent[];
+  /** The sub-stem the part is the ground truth of (issue 29's modes), where it is one. */
+  substem?: 'lead_vocals' | 'backing_vocals' | 'acoustic_guitars' | 'electric_guitars';
 }
 
-export type SongStyle = 'pop' | 'rock' | 'highlife';
+/** `duet`: a lead and a backing voice, an acoustic and an electric guitar (the sub-stem songs). */
+export type SongStyle = 'pop' | 'rock' | 'highlife' | 'duet';
 
 export interface SongSpec {
   name: string;
@@ -57,6 +64,16 @@ export const EVAL_SONGS: readonly SongSpec[] = [
   { name: 'highlife-slow', style: 'highlife', bpm: 104, bars: 36, tonic: 53, seed: 66, tuning: false },
 ];
 
+/**
+ * The songs of the vocals and guitars modes' sub-stems (issue 29): a lead voice in the centre with a backing voice a
+ * third under it in the choruses, doubled left and right; a strummed steel-string acoustic guitar on the left and a
+ * picked clean electric on the right. Apart from EVAL_SONGS, whose figures they would otherwise move.
+ */
+export const SUBSTEM_SONGS: readonly SongSpec[] = [
+  { name: 'duet-ballad', style: 'duet', bpm: 88, bars: 36, tonic: 57, seed: 77, tuning: true },
+  { name: 'duet-uptempo', style: 'duet', bpm: 112, bars: 36, tonic: 62, seed: 88, tuning: false },
+];
+
 type Section = 'intro' | 'verse' | 'chorus' | 'outro';
 
 function sectionOf(bar: number, bars: number): Section {
@@ -75,7 +92,8 @@ export function arrangeSong(spec: SongSpec): SongPart[] {
   const minor = spec.style !== 'highlife';
   const scale = minor ? [0, 2, 3, 5, 7, 8, 10] : [0, 2, 4, 5, 7, 9, 11];
   // Chord roots as scale degrees: i-VI-III-VII (minor) or I-IV-V-IV / I-vi-IV-V (major).
-  const degrees = spec.style === 'pop' ? [0, 5, 2, 6] : spec.style === 'rock' ? [0, 5, 6, 4] : [0, 3, 4, 3];
+  const popLike = spec.style === 'pop' || spec.style === 'duet';
+  const degrees = popLike ? [0, 5, 2, 6] : spec.style === 'rock' ? [0, 5, 6, 4] : [0, 3, 4, 3];
   const chordOf = (b: number): number[] => {
     const d = degrees[b % degrees.length]!;
     return [0, 2, 4].map((s) => {
@@ -84,10 +102,18 @@ export function arrangeSong(spec: SongSpec): SongPart[] {
     });
   };
   const parts = new Map<string, SongPart>();
-  const part = (name: string, role: PartRole, channel: number, program: number, pan: number, volume = 100) => {
+  const part = (
+    name: string,
+    role: PartRole,
+    channel: number,
+    program: number,
+    pan: number,
+    volume = 100,
+    substem?: SongPart['substem'],
+  ) => {
     let p = parts.get(name);
     if (!p) {
-      p = { name, role, channel, program, pan, volume, notes: [] };
+      p = { name, role, channel, program, pan, volume, notes: [], ...(substem ? { substem } : {}) };
       parts.set(name, p);
     }
     return p;
@@ -96,7 +122,8 @@ export function arrangeSong(spec: SongSpec): SongPart[] {
     p.notes.push({ tick: jitter(tick), channel: p.channel, note, velocity: vel(velocity), length });
 
   const voiceProgram = spec.style === 'rock' ? 54 : 53;
-  const vocals = part('vocals', 'vocals', 0, voiceProgram, 64, 110);
+  const duet = spec.style === 'duet';
+  const vocals = part('vocals', 'vocals', 0, voiceProgram, 64, 110, duet ? 'lead_vocals' : undefined);
   const drums = part('drums', 'drums', 9, 0, 64, 100);
   const bass = part('bass', 'bass', 1, spec.style === 'rock' ? 34 : 33, 64, 105);
   for (let b = 0; b < spec.bars; b++) {
@@ -129,7 +156,7 @@ export function arrangeSong(spec: SongSpec): SongPart[] {
     // Bass.
     const root = chord[0]! - 12 >= 28 ? chord[0]! - 12 : chord[0]!;
     if (section !== 'intro' || b >= 2) {
-      if (spec.style === 'pop') {
+      if (popLike) {
         for (let q = 0; q < 4; q++) add(bass, t0 + q * beat, q === 3 ? root + 7 : root, 100 * loud, beat * 0.9);
       } else if (spec.style === 'rock') {
         for (let e = 0; e < 8; e++) add(bass, t0 + (e * beat) / 2, root, 100 * loud, (beat / 2) * 0.85);
@@ -171,6 +198,21 @@ export function arrangeSong(spec: SongSpec): SongPart[] {
         const organ = part('organ', 'keys', 4, 16, 84, 70);
         for (const x of chord) add(organ, t0, x, 70, bar);
       }
+    } else if (duet) {
+      // A strummed steel-string (five strings down, up on the off-beats) and a picked clean electric an octave up.
+      const acoustic = part('guitar-acoustic', 'guitars', 2, 25, 30, 92, 'acoustic_guitars');
+      const electric = part('guitar-electric', 'guitars', 3, 27, 100, 84, 'electric_guitars');
+      const strum = [chord[0]!, chord[1]!, chord[2]!, chord[0]! + 12, chord[1]! + 12];
+      for (let e = 0; e < 8; e++) {
+        const order = e % 2 ? [...strum].reverse() : strum;
+        order.forEach((x, i) =>
+          add(acoustic, t0 + (e * beat) / 2 + i * 10, x + 12, (e % 2 ? 64 : 84) * loud, beat / 2),
+        );
+      }
+      if (section !== 'intro') {
+        const pick = [chord[0]! + 24, chord[2]! + 12, chord[1]! + 24, chord[2]! + 12];
+        for (let q = 0; q < 4; q++) add(electric, t0 + q * beat, pick[q]!, 80 * loud, beat * 0.8);
+      }
     } else {
       const guitar = part('guitar', 'guitars', 2, 27, 104, 95);
       const keys = part('keys', 'keys', 3, 4, 26, 88);
@@ -204,6 +246,21 @@ export function arrangeSong(spec: SongSpec): SongPart[] {
         const note = list[Math.floor(rng.next() * list.length)]!;
         const end = Math.min(t + len, second ? 3 * beat : 4 * beat);
         add(vocals, t0 + t, note, 100 * loud, (end - t) * 0.95);
+        if (duet && section === 'chorus') {
+          // The backing voice: the scale note a third under the lead, doubled left and right.
+          const under = pool.filter((x) => x <= note - 3 && x >= note - 4).at(-1) ?? note - 3;
+          for (const [name, channel, pan] of [
+            ['backing-left', 5, 30],
+            ['backing-right', 6, 98],
+          ] as const)
+            add(
+              part(name, 'vocals', channel, 52, pan, 84, 'backing_vocals'),
+              t0 + t,
+              under,
+              82 * loud,
+              (end - t) * 0.95,
+            );
+        }
         prev = note;
         t = end;
       }
@@ -212,10 +269,32 @@ export function arrangeSong(spec: SongSpec): SongPart[] {
   return [...parts.values()];
 }
 
+/** The drum kit's pieces, named as the drums mode's sub-stems (audio-services section 3). */
+export const DRUM_PIECES = ['kick_drums', 'snare_drums', 'hi_hats', 'cymbals', 'toms'] as const;
+export type DrumPiece = (typeof DRUM_PIECES)[number];
+
+/**
+ * The piece a General MIDI percussion key (channel 10) belongs to, or null for the rest of the kit (claps, congas,
+ * maracas and the other hand percussion, which the drums mode leaves in `other`).
+ */
+export function drumPieceOf(note: number): DrumPiece | null {
+  if (note === 35 || note === 36) return 'kick_drums';
+  if (note === 37 || note === 38 || note === 40) return 'snare_drums'; // side stick, acoustic and electric snare
+  if (note === 42 || note === 44 || note === 46) return 'hi_hats'; // closed, pedal, open
+  if ([49, 51, 52, 53, 55, 57, 59].includes(note)) return 'cymbals'; // crashes, rides, china, splash
+  if ([41, 43, 45, 47, 48, 50].includes(note)) return 'toms';
+  return null;
+}
+
 export interface RenderedSong {
   spec: SongSpec;
   parts: Array<{ part: SongPart; pcm: Pcm }>;
   mixture: Pcm;
+  /**
+   * Each drum piece the song plays, rendered alone from the drum part's notes of that piece (same channel, volume and
+   * pan): the ground truth of the drums mode's sub-stems. They sum to the drum part but for its hand percussion.
+   */
+  drumPieces: Map<DrumPiece, Pcm>;
 }
 
 /** Renders every part alone with fluidsynth (44.1 kHz stereo), then sums them; all scaled so the mix peaks at -1 dBFS. */
@@ -229,9 +308,9 @@ export async function renderMultitrack(dir: string, spec: SongSpec): Promise<Ren
   const parts = arrangeSong(spec);
   const rendered: Array<{ part: SongPart; pcm: Pcm }> = [];
   let length = Math.round(((spec.bars * 4 * 60) / spec.bpm + 2.5) * 44100);
-  for (const part of parts) {
-    const midi = join(dir, `${spec.name}-${part.name}.mid`);
-    const wav = join(dir, `${spec.name}-${part.name}.wav`);
+  const renderNotes = async (part: SongPart, name: string, notes: NoteEvent[]): Promise<Pcm> => {
+    const midi = join(dir, `${spec.name}-${name}.mid`);
+    const wav = join(dir, `${spec.name}-${name}.wav`);
     const programs = new Map<number, number>();
     if (part.channel !== 9) programs.set(part.channel, part.program);
     const ccs = new Map<number, Array<[number, number]>>([
@@ -243,22 +322,31 @@ export async function renderMultitrack(dir: string, spec: SongSpec): Promise<Ren
         ],
       ],
     ]);
-    await writeFile(midi, midiFile(part.notes, programs, spec.bpm, ccs));
+    await writeFile(midi, midiFile(notes, programs, spec.bpm, ccs));
     await run(fluidsynth, ['-ni', '-C', '0', '-g', '0.5', '-r', '44100', '-F', wav, SOUND_FONT, midi]);
     const { pcm } = await decodeAudio(wav, { sampleRate: 44100, channels: 2 });
-    rendered.push({ part, pcm });
     length = Math.max(length, frameCount(pcm));
+    return pcm;
+  };
+  const pieces: Array<{ piece: DrumPiece; pcm: Pcm }> = [];
+  for (const part of parts) {
+    rendered.push({ part, pcm: await renderNotes(part, part.name, part.notes) });
+    if (part.role !== 'drums') continue;
+    for (const piece of DRUM_PIECES) {
+      const notes = part.notes.filter((note) => drumPieceOf(note.note) === piece);
+      if (notes.length > 0) pieces.push({ piece, pcm: await renderNotes(part, `${part.name}-${piece}`, notes) });
+    }
   }
-  for (const r of rendered) {
-    r.pcm = {
-      sampleRate: 44100,
-      channels: r.pcm.channels.map((c) => {
-        const x = new Float32Array(length);
-        x.set(c.subarray(0, length));
-        return x;
-      }),
-    };
-  }
+  const fit = (pcm: Pcm): Pcm => ({
+    sampleRate: 44100,
+    channels: pcm.channels.map((c) => {
+      const x = new Float32Array(length);
+      x.set(c.subarray(0, length));
+      return x;
+    }),
+  });
+  for (const r of rendered) r.pcm = fit(r.pcm);
+  for (const p of pieces) p.pcm = fit(p.pcm);
   const mixture: Pcm = { sampleRate: 44100, channels: [new Float32Array(length), new Float32Array(length)] };
   for (const r of rendered) {
     for (let c = 0; c < 2; c++) {
@@ -270,20 +358,21 @@ export async function renderMultitrack(dir: string, spec: SongSpec): Promise<Ren
   let peak = 0;
   for (const ch of mixture.channels) for (const v of ch) peak = Math.max(peak, Math.abs(v));
   const g = peak > 0 ? Math.pow(10, -1 / 20) / peak : 1;
-  for (const pcm of [mixture, ...rendered.map((r) => r.pcm)])
+  for (const pcm of [mixture, ...rendered.map((r) => r.pcm), ...pieces.map((p) => p.pcm)])
     for (const ch of pcm.channels) for (let i = 0; i < ch.length; i++) ch[i]! *= g;
-  return { spec, parts: rendered, mixture };
+  return { spec, parts: rendered, mixture, drumPieces: new Map(pieces.map((p) => [p.piece, p.pcm])) };
 }
 
-/** Sum of the parts whose role is in `roles`. */
-export function sumParts(song: RenderedSong, roles: readonly PartRole[]): Pcm {
+/** Sum of the parts whose role is in `roles` (or that `roles` picks). */
+export function sumParts(song: RenderedSong, roles: readonly PartRole[] | ((part: SongPart) => boolean)): Pcm {
+  const picked = typeof roles === 'function' ? roles : (part: SongPart) => roles.includes(part.role);
   const length = frameCount(song.mixture);
   const out: Pcm = {
     sampleRate: song.mixture.sampleRate,
     channels: [new Float32Array(length), new Float32Array(length)],
   };
   for (const { part, pcm } of song.parts) {
-    if (!roles.includes(part.role)) continue;
+    if (!picked(part)) continue;
     for (let c = 0; c < 2; c++) {
       const o = out.channels[c]!;
       const x = pcm.channels[c]!;

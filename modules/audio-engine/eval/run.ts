@@ -31,7 +31,7 @@ import type { MasterResult } from '../src/master/report';
 import type { MasterOptions } from '../src/types';
 import { renderSong, soxNoise, speechCorpus } from './material';
 import { cpuSeconds, ffmpegLoudness, projectionScale, siSdr, sinusoidPower } from './metrics';
-import { evaluateMixing, evaluateSeparation, mixingTargets, separationTargets } from './stems-mix';
+import { evaluateMixing, evaluateSeparation, mixingTargets, separationTargets, substemTargets } from './stems-mix';
 import { evaluateReference } from './reference';
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -102,8 +102,11 @@ async function main(): Promise<number> {
     if (only.has('stems')) {
       const s = await evaluateSeparation(dir, quick, log);
       out.push(...s.lines, '');
-      targets.push(...separationTargets(s.rows, s.runs));
-      await writeFile(join(dir, 'results-stems.json'), JSON.stringify({ rows: s.rows, runs: s.runs }, null, 2));
+      targets.push(...separationTargets(s.rows, s.runs), ...substemTargets(s.substems));
+      await writeFile(
+        join(dir, 'results-stems.json'),
+        JSON.stringify({ rows: s.rows, runs: s.runs, substems: s.substems }, null, 2),
+      );
     }
     if (only.has('mix')) {
       const m = await evaluateMixing(dir, quick, log);
