@@ -128,26 +128,38 @@ function applyPan(pcm: Pcm, position: number, width: number, recentre: boolean):
   return r2(correctionDb);
 }
 
-const MIX_PLAN = {
-  decode: 5,
-  analyze: 5,
-  'track-eq': 4,
-  compress: 4,
-  pan: 1,
-  reverb: 6,
-  level: 3,
-  bus: 3,
-  'analyze-mix': 4,
-  eq: 2,
-  dynamics: 7,
-  stereo: 1,
-  limiter: 8,
-  check: 3,
-  tracks: 5,
-  write: 6,
-  preview: 2,
-  after: 3,
-};
+/**
+ * Each stage's cost, measured with `engine mix` on three 2-minute stereo WAVs (2026-12-03, two runs each: 5.9-6.5 s
+ * without reverb, 7.2-7.4 s with it on every track), in per cent of the three-track job without reverb: per track,
+ * decode 0.8, analyze 3, track EQ 1, compress 2, pan 0.4, level 0.8, its `tracks/<name>.wav` 7, and its reverb, where
+ * it has one, 9.4; for the mix, bus 4, analysis 4, EQ 2, dynamics 7.6, stereo 1, limiter 10.6, check 0.6, write 12,
+ * preview 10, after 2. The plan before weighed the reverb 6 of 72 whether or not a track had one and the tracks 5: a
+ * mix without reverb ran a seventh ahead of its time before the bus.
+ */
+function mixPlan(job: MixJob): Record<string, number> {
+  const n = job.inputs.length;
+  const reverbs = job.inputs.filter((input) => (input.settings?.reverbPreference ?? 'NONE') !== 'NONE').length;
+  return {
+    decode: 0.8 * n,
+    analyze: 3 * n,
+    'track-eq': n,
+    compress: 2 * n,
+    pan: 0.4 * n,
+    reverb: 9.4 * reverbs,
+    level: 0.8 * n,
+    bus: 4,
+    'analyze-mix': 4,
+    eq: 2,
+    dynamics: 7.6,
+    stereo: 1,
+    limiter: 10.6,
+    check: 0.6,
+    tracks: 7 * n,
+    write: 12,
+    preview: 10,
+    after: 2,
+  };
+}
 
 function peakOf(pcm: Pcm): number {
   let peak = 0;
@@ -449,7 +461,7 @@ export async function runMix(job: MixJob, ctx: StageContext): Promise<MixResult>
   const style = assertOneOf(job.options.style, MUSICAL_STYLES, 'style');
   const fs = job.options.sampleRate;
   const targetLufs = resolveLoudnessTarget(job.options.target) ?? LOUDNESS_PRESETS.streaming;
-  ctx.plan(MIX_PLAN);
+  ctx.plan(mixPlan(job));
   const outputs = new OutputSet(job.outDir, ctx);
   try {
     await outputs.init();
