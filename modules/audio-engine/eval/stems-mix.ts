@@ -180,6 +180,21 @@ export interface SubstemRow {
   fromStem: number;
 }
 
+/** `whole` minus `parts`, sample by sample. */
+function without(whole: Pcm, parts: readonly Pcm[]): Pcm {
+  return {
+    sampleRate: whole.sampleRate,
+    channels: whole.channels.map((channel, c) => {
+      const rest = Float32Array.from(channel);
+      for (const part of parts) {
+        const x = part.channels[c]!;
+        for (let i = 0; i < rest.length; i++) rest[i] = rest[i]! - x[i]!;
+      }
+      return rest;
+    }),
+  };
+}
+
 /**
  * A mode's sub-stems against their parts rendered alone (multitrack.ts), and `other` as the mixture without them (the
  * rest of the song). The ceiling is the oracle ideal ratio mask of those sources on the mixture.
@@ -191,17 +206,7 @@ async function scoreSubstems(
   written: Record<string, string> | undefined,
 ): Promise<SubstemRow[]> {
   const { mixture } = song;
-  const other: Pcm = {
-    sampleRate: mixture.sampleRate,
-    channels: mixture.channels.map((channel, c) => {
-      const rest = Float32Array.from(channel);
-      for (const part of truth.values()) {
-        const x = part.channels[c]!;
-        for (let i = 0; i < rest.length; i++) rest[i] = rest[i]! - x[i]!;
-      }
-      return rest;
-    }),
-  };
+  const other = without(mixture, [...truth.values()]);
   const stems = [...truth.keys(), 'other'];
   const truths = [...truth.values(), other];
   const oracle = await oracleIrm(mixture, truths);
@@ -209,18 +214,7 @@ async function scoreSubstems(
   let fromStem: Pcm[] | null = null;
   if (parentFile) {
     const parent = (await decodeAudio(parentFile)).pcm;
-    const rest: Pcm = {
-      sampleRate: parent.sampleRate,
-      channels: parent.channels.map((channel, c) => {
-        const r = Float32Array.from(channel);
-        for (const part of truth.values()) {
-          const x = part.channels[c]!;
-          for (let i = 0; i < r.length; i++) r[i] = r[i]! - x[i]!;
-        }
-        return r;
-      }),
-    };
-    fromStem = await oracleIrm(parent, [...truth.values(), rest]);
+    fromStem = await oracleIrm(parent, [...truth.values(), without(parent, [...truth.values()])]);
   }
   // Until the mode writes its sub-stems, its `other` holds them too, and is not scored against this one.
   const split = SUBSTEMS[mode].some((stem) => written?.[stem]);
