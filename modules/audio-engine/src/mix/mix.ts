@@ -134,7 +134,8 @@ function applyPan(pcm: Pcm, position: number, width: number, recentre: boolean):
  * decode 0.8, analyze 3, track EQ 1, compress 2, pan 0.4, level 0.8, its `tracks/<name>.wav` 7, and its reverb, where
  * it has one, 9.4; for the mix, bus 4, analysis 4, EQ 2, dynamics 7.6, stereo 1, limiter 10.6, check 0.6, write 12,
  * preview 10, after 2. The plan before weighed the reverb 6 of 72 whether or not a track had one and the tracks 5: a
- * mix without reverb ran a seventh ahead of its time before the bus.
+ * three-track mix without reverb showed 39 % a quarter of the way through its time (26 points ahead at worst; 0.5
+ * with this plan).
  */
 function mixPlan(job: MixJob): Record<string, number> {
   const n = job.inputs.length;
