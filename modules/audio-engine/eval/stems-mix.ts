@@ -98,6 +98,17 @@ const median = (v: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+/** The real stems job on `input` (the song's mixture) in `mode`, its outputs under `dir`. */
+async function stemsJob(dir: string, name: string, input: string, mode: StemMode, log: Log): Promise<StemsResult> {
+  log(`eval: stems ${name} --mode ${mode}`);
+  return (await runJobInline({
+    kind: 'stems',
+    input,
+    outDir: join(dir, `stems-${name}-${mode}`),
+    options: { mode },
+  })) as StemsResult;
+}
+
 async function scoreSong(
   dir: string,
   name: string,
@@ -113,14 +124,8 @@ async function scoreSong(
   const input = join(dir, `${name}-mixture.wav`);
   await writeWav(input, mixture, { encoding: 'float32' });
   for (const mode of modes) {
-    log(`eval: stems ${name} --mode ${mode}`);
     const t0 = performance.now();
-    const result = (await runJobInline({
-      kind: 'stems',
-      input,
-      outDir: join(dir, `stems-${name}-${mode}`),
-      options: { mode },
-    })) as StemsResult;
+    const result = await stemsJob(dir, name, input, mode, log);
     const seconds = (performance.now() - t0) / 1000;
     outputs.set(mode, result.outputs.stems);
     const stems = MODE_STEMS[mode];
@@ -315,13 +320,7 @@ export async function evaluateSeparation(
     const input = join(dir, `${spec.name}-mixture.wav`);
     await writeWav(input, song.mixture, { encoding: 'float32' });
     for (const mode of ['vocals', 'guitars'] as const) {
-      log(`eval: stems ${spec.name} --mode ${mode}`);
-      const result = (await runJobInline({
-        kind: 'stems',
-        input,
-        outDir: join(dir, `stems-${spec.name}-${mode}`),
-        options: { mode },
-      })) as StemsResult;
+      const result = await stemsJob(dir, spec.name, input, mode, log);
       substems.push(...(await scoreSubstems(song, mode, substemTruth(song, SUBSTEMS[mode]), result.outputs.stems)));
     }
   }
@@ -525,6 +524,19 @@ export async function evaluateMixing(
 }
 
 /** Target lines for the summary table. */
+export function separationTargets(rows: StemRow[], runs: SongSeparation[]): string[] {
+  const gm = rows.filter((r) => r.mode === 'full' && r.tuning !== null);
+  const m = (stem: SeparatedStem) => median(gm.filter((r) => r.stem === stem).map((r) => r.sdr));
+  const worstConsistency = Math.min(...runs.map((r) => r.consistencyDb));
+  const v = m('vocals');
+  const others = (['drums', 'bass', 'other'] as const).map((s) => [s, m(s)] as const);
+  return [
+    `| full mode, median SDR over the GM songs: vocals >= 6 dB | ${round(v)} dB | ${v >= 6 ? 'yes' : 'NO'} |`,
+    ...others.map(([s, x]) => `| full mode, median SDR: ${s} >= 3 dB | ${round(x)} dB | ${x >= 3 ? 'yes' : 'NO'} |`),
+    `| mixture consistency > 40 dB (every song and mode, written files) | worst ${round(worstConsistency, 1)} dB | ${worstConsistency > 40 ? 'yes' : 'NO'} |`,
+  ];
+}
+
 /**
  * Issue 29's target for each sub-stem, on the medians over the songs: at least 3 dB (6 for the lead vocals) and at
  * least halfway (in dB) from the floor to the ceiling; within 2 dB of the ceiling where the ceiling is under 5 dB.
@@ -543,19 +555,6 @@ export function substemTargets(rows: readonly SubstemRow[]): string[] {
       return `| ${mode} mode, median SDR: ${stem} >= ${round(needed)} dB (floor ${round(floor)}, ceiling ${round(ceiling)}) | ${measured} | ${met ? 'yes' : 'NO'} |`;
     }),
   );
-}
-
-export function separationTargets(rows: StemRow[], runs: SongSeparation[]): string[] {
-  const gm = rows.filter((r) => r.mode === 'full' && r.tuning !== null);
-  const m = (stem: SeparatedStem) => median(gm.filter((r) => r.stem === stem).map((r) => r.sdr));
-  const worstConsistency = Math.min(...runs.map((r) => r.consistencyDb));
-  const v = m('vocals');
-  const others = (['drums', 'bass', 'other'] as const).map((s) => [s, m(s)] as const);
-  return [
-    `| full mode, median SDR over the GM songs: vocals >= 6 dB | ${round(v)} dB | ${v >= 6 ? 'yes' : 'NO'} |`,
-    ...others.map(([s, x]) => `| full mode, median SDR: ${s} >= 3 dB | ${round(x)} dB | ${x >= 3 ? 'yes' : 'NO'} |`),
-    `| mixture consistency > 40 dB (every song and mode, written files) | worst ${round(worstConsistency, 1)} dB | ${worstConsistency > 40 ? 'yes' : 'NO'} |`,
-  ];
 }
 
 export function mixingTargets(songs: MixSong[]): string[] {
