@@ -87,6 +87,70 @@ export interface StreamUrls {
   stems: Record<string, string>;
 }
 
+/** One side of a report (the input before, the result after): the engine's loudness analysis, the parts a client reads. */
+export interface LoudnessFacts {
+  integratedLufs: number | null;
+  truePeakDbtp: number | null;
+  loudnessRangeLu: number | null;
+  /** Short-term loudness once per second (3 s windows ending at 3 s, 4 s, ...), LUFS. */
+  shortTermCurveLufs: Array<number | null>;
+  /** The 1/3-octave band levels, dB (null: no energy in the band). */
+  spectrum: { bandsHz: number[]; levelsDb: Array<number | null> };
+}
+
+/**
+ * Mastering against a reference track: the 1/3-octave curves of the reference, the input and the master (each band's
+ * level minus the signal's integrated loudness, dB; null: no energy in the band), and the spectral distance (RMS over
+ * `distanceBandHz`) from the input and from the master to the reference.
+ */
+export interface ReferenceMatch {
+  method: 'third-octave filter bank';
+  bandsHz: number[];
+  referenceDb: Array<number | null>;
+  inputDb: Array<number | null>;
+  masterDb: Array<number | null>;
+  distanceBandHz: [number, number];
+  distanceBeforeDb: number;
+  distanceAfterDb: number;
+  /** distanceAfterDb <= distanceBeforeDb. */
+  closer: boolean;
+}
+
+/**
+ * `GET /api/audio/track/{id}/stream/report` of a mastered or enhanced track: the report the engine wrote
+ * (`MasterReport`, `EnhanceReport` of the audio engine; a number that is not finite, silence's -Infinity, as null), the
+ * parts a client reads. The audio module checks the engine's two reports against this type, so they cannot drift.
+ */
+export interface EngineReport {
+  settings: {
+    targetLufs: number;
+    ceilingDbtp: number;
+    /** Mastering: where the target came from, the intensity, the reference track's name (null without one). */
+    targetSource?: 'default' | 'preset' | 'number' | 'reference';
+    intensity?: MasteringIntensity;
+    reference?: string | null;
+    /** Enhancement: the preset asked for, and the chain run (voice and podcast are the speech chains). */
+    preset?: EnhancementPreset;
+    chain?: 'voice' | 'podcast' | 'music';
+  };
+  /**
+   * Mastering: the loudness asked for against the loudness reached, and why it fell short (`limitedBy`) when it did
+   * by more than the tolerance.
+   */
+  loudnessTarget?: {
+    requestedLufs: number | null;
+    achievedLufs: number | null;
+    reached: boolean;
+    limitedBy: 'true-peak-ceiling' | 'max-limiting' | 'target-range' | null;
+  };
+  before: LoudnessFacts;
+  after: LoudnessFacts;
+  /** Mastering: against a reference track; null without one. */
+  referenceMatch?: ReferenceMatch | null;
+  /** Mastering: where the preview starts in the track, s. */
+  decisions?: { preview: { startSec: number } };
+}
+
 /** A track as the server sends it (`GET /api/audio/track/{id}`, the recent list, an upload's answer; spec §3). */
 export interface Track {
   id: string;

@@ -1,5 +1,7 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { EnhanceReport, MasterReport } from '@kora/audio-engine';
+import type { EngineReport } from '@kora/contracts';
 import { BlobStore } from '@kora/kernel';
 import { type AuthenticatedUser, CurrentUser, sendBlob } from '@kora/kernel/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,6 +10,13 @@ import type { TrackDocument } from '../../contracts/queries';
 import { TrackLockedError, TrackNotFoundError } from '../../domain/errors';
 import { OwnedTracks } from '../tracks/owned-tracks';
 import { stripTags } from '../tracks/track-view';
+
+/**
+ * The `report` stream type sends the file the engine wrote, as it is: the engine's mastering and enhancement reports
+ * must be the contract's `EngineReport` (what the client reads of them), or this fails the type check.
+ */
+type Sent<Report extends EngineReport> = Report;
+export type SentReport = Sent<MasterReport> | Sent<EnhanceReport>;
 
 /**
  * The file behind a stream type, and whether it needs the track unlocked: a stem (locked, the full result), a

@@ -1,4 +1,4 @@
-import type { Track, TrackStatusAnswer, TrackStatusMessage } from '@kora/contracts';
+import type { EngineReport, Track, TrackStatusAnswer, TrackStatusMessage } from '@kora/contracts';
 import { api, type ApiExtra } from '../../../lib/api';
 
 /**
@@ -20,61 +20,6 @@ const isStatusMessage = (payload: unknown): payload is StatusMessage =>
   payload !== null &&
   typeof (payload as StatusMessage).trackId === 'string' &&
   typeof (payload as StatusMessage).status === 'string';
-
-/** The parts of the engine's report (`stream/report`) the result view shows; absent parts are not drawn. */
-export interface LoudnessFacts {
-  integratedLufs: number | null;
-  truePeakDbtp: number | null;
-  loudnessRangeLu?: number | null;
-  shortTermCurveLufs?: Array<number | null>;
-  spectrum?: { bandsHz: number[]; levelsDb: Array<number | null> };
-}
-
-/**
- * Mastering against a reference track (`referenceMatch`, null without one): the 1/3-octave curves of the reference,
- * the input and the master (each band's level minus the signal's integrated loudness, dB; null: no energy in the
- * band), and the spectral distance (RMS over `distanceBandHz`) from the input and from the master to the reference.
- * The engine's `ReferenceMatchReport` (`modules/audio-engine/src/master/report.ts`); only the parts shown are typed.
- */
-export interface ReferenceMatch {
-  method?: string;
-  bandsHz: number[];
-  referenceDb: Array<number | null>;
-  inputDb: Array<number | null>;
-  masterDb: Array<number | null>;
-  distanceBandHz?: [number, number];
-  distanceBeforeDb: number;
-  distanceAfterDb: number;
-  /** distanceAfterDb <= distanceBeforeDb. */
-  closer: boolean;
-}
-
-export interface EngineReport {
-  settings?: {
-    targetLufs?: number;
-    targetSource?: string;
-    intensity?: string;
-    reference?: string | null;
-    chain?: string;
-    preset?: string;
-    ceilingDbtp?: number;
-  };
-  /**
-   * Mastering: the loudness asked for against the loudness reached, and why it fell short (`true-peak-ceiling`,
-   * `max-limiting`, `target-range`) when it did by more than the tolerance.
-   */
-  loudnessTarget?: {
-    requestedLufs?: number | null;
-    achievedLufs?: number | null;
-    reached?: boolean;
-    limitedBy?: string | null;
-  };
-  before?: LoudnessFacts;
-  after?: LoudnessFacts;
-  /** Mastering against a reference track; null (or absent, older reports) without one. */
-  referenceMatch?: ReferenceMatch | null;
-  decisions?: { preview?: { startSec?: number } };
-}
 
 const trackTag = (id: string) => ({ type: 'Track' as const, id });
 

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatList, formatNumber } from '../../../lib/format';
-import type { ReferenceMatch } from '../api/tracks';
+import type { ReferenceMatch } from '@kora/contracts';
 import { Chart } from './Chart';
 import './reference-match.css';
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../lib/format';
-import type { EngineReport, LoudnessFacts } from '../api/tracks';
+import type { EngineReport, LoudnessFacts } from '@kora/contracts';
 import { Chart } from './Chart';
 import { ReferenceChart, ReferenceDistance } from './ReferenceMatch';
 
