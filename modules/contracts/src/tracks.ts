@@ -205,10 +205,30 @@ export interface MixCard {
 /** What the recent list shows: the user's tracks and mixing sessions, newest first. */
 export type RecentItem = Track | MixCard;
 
+export const isMixCard = (item: RecentItem): item is MixCard => 'kind' in item && item.kind === 'mix';
+
 /** `GET /api/audio/tracks`: one page of the recent list. */
 export interface RecentPage {
   tracks: RecentItem[];
   totalCount: number;
   page: number;
   limit: number;
+}
+
+/** A file of the media library (spec §3, Library track): an upload of the user's, by the track it came with. */
+export interface LibraryTrack {
+  id: string;
+  filename: string;
+  fileSize: number;
+  createdAt: string;
+}
+
+/**
+ * `GET /api/audio/library`: the newest uploads, copies of one file collapsed into the newest; with a service (and
+ * preset), only the files it takes.
+ */
+export interface LibraryAnswer {
+  tracks: LibraryTrack[];
+  /** Uploads the chosen service would refuse (too small, too long, a video for audio): not listed. */
+  hidden: number;
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { LibraryAnswer } from '@kora/contracts';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { ENHANCEMENT_PRESETS, type EnhancementPreset, TRACK_SERVICES, type TrackService } from '../../contracts/events';
 import { GetLibrary, type LibraryDocument } from '../../contracts/queries';
@@ -29,7 +30,7 @@ export class ListLibraryController {
     @CurrentUser() user: AuthenticatedUser,
     @Query('service') service?: string,
     @Query('preset') preset?: string,
-  ): Promise<{ tracks: Array<{ id: string; filename: string; fileSize: number; createdAt: string }>; hidden: number }> {
+  ): Promise<LibraryAnswer> {
     const docs = await this.queries.execute<GetLibrary, LibraryDocument[]>(new GetLibrary(user.userId, LIBRARY_SIZE));
     const chosen = TRACK_SERVICES.includes(service as TrackService) ? (service as TrackService) : null;
     const choicePreset = ENHANCEMENT_PRESETS.includes(preset as EnhancementPreset)

@@ -1,33 +1,10 @@
-import type { MixCard, RecentItem, RecentPage, Track } from '@kora/contracts';
+import { isMixCard, type LibraryAnswer, type RecentPage, type Track } from '@kora/contracts';
 import { api, type ApiExtra } from '../../../lib/api';
-
-export const isMixCard = (item: RecentItem): item is MixCard => 'kind' in item && item.kind === 'mix';
-
-export interface TrackPage {
-  tracks: Track[];
-  totalCount: number;
-  page: number;
-  limit: number;
-}
 
 export interface RecentTracksArgs {
   page: number;
   limit: number;
   search: string;
-}
-
-/** A file of the media library (spec §3, Library track). */
-export interface LibraryTrack {
-  id: string;
-  filename: string;
-  fileSize: number;
-  createdAt: string;
-}
-
-export interface LibraryAnswer {
-  tracks: LibraryTrack[];
-  /** Uploads the chosen service would refuse (too small, too long, a video for audio): not listed. */
-  hidden: number;
 }
 
 export interface ReprocessArgs {
@@ -96,7 +73,8 @@ export const libraryApi = api.enhanceEndpoints({ addTagTypes: ['Track', 'Library
     /** The account's demo track for a service (provisioned by the server at sign-up), or null while there is none. */
     getDemoTrack: build.query<Track | null, string>({
       query: (service) => `/audio/tracks?${new URLSearchParams({ isDemo: 'true', service, page: '1', limit: '1' })}`,
-      transformResponse: (answer: Partial<TrackPage>) => answer.tracks?.[0] ?? null,
+      // A page of demos lists tracks only (no mixing session is a demo).
+      transformResponse: (answer: Partial<RecentPage>) => answer.tracks?.find((item) => !isMixCard(item)) ?? null,
       providesTags: (_result, _error, service) => [{ type: 'Track', id: `DEMO-${service}` }],
     }),
     deleteTrack: build.mutation<{ success: boolean }, string>({
@@ -119,7 +97,7 @@ export const libraryApi = api.enhanceEndpoints({ addTagTypes: ['Track', 'Library
         const query = params.toString();
         return query ? `/audio/library?${query}` : '/audio/library';
       },
-      transformResponse: (answer: { tracks?: LibraryTrack[]; hidden?: number }) => ({
+      transformResponse: (answer: Partial<LibraryAnswer>) => ({
         tracks: answer.tracks ?? [],
         hidden: typeof answer.hidden === 'number' ? answer.hidden : 0,
       }),

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { fakeServer, renderRoutes } from '../../../test/fakes';
-import type { LibraryTrack } from '../api/library';
+import type { LibraryTrack } from '@kora/contracts';
 import { DEFAULT_LIBRARY_SORT, libraryRows, MediaLibraryDialog } from './MediaLibraryDialog';
 
 const MB = 1024 * 1024;

@@ -5,8 +5,8 @@ import { Modal } from '../../../components/Modal';
 import { errorBody } from '../../../lib/api';
 import { errorKey } from '../../../lib/error-codes';
 import { formatDate, formatNumber } from '../../../lib/format';
-import type { Track } from '@kora/contracts';
-import { type LibraryTrack, useGetLibraryQuery, useReprocessTrackMutation } from '../api/library';
+import type { LibraryTrack, Track } from '@kora/contracts';
+import { useGetLibraryQuery, useReprocessTrackMutation } from '../api/library';
 import { displayName } from '../model/tracks';
 import './library.css';
 

@@ -1,10 +1,5 @@
 import { api } from '../../../lib/api';
-import type { Track } from '@kora/contracts';
-
-/** The stem separations of the user whose file name contains `filename` (newest first, demos left out). */
-interface StemTracksPage {
-  tracks: Array<Track & { fileSize: number }>;
-}
+import { isMixCard, type RecentPage, type Track } from '@kora/contracts';
 
 /**
  * Another stem mode of the same upload (spec §2, "mode buttons to switch stems"): the user's stem separations of the
@@ -16,7 +11,8 @@ export const stemModesApi = api.injectEndpoints({
     getStemSeparationsOf: build.query<Track[], string>({
       query: (filename) =>
         `/audio/tracks?${new URLSearchParams({ service: 'STEM_SEPARATION', search: filename, page: '1', limit: '50' })}`,
-      transformResponse: (answer: Partial<StemTracksPage>) => answer.tracks ?? [],
+      // A page of one track service lists tracks only (mixing sessions are listed with no service or AI_MIXING).
+      transformResponse: (answer: Partial<RecentPage>) => (answer.tracks ?? []).filter((item) => !isMixCard(item)),
       providesTags: [{ type: 'Track', id: 'LIST' }],
     }),
     separateInMode: build.mutation<Track, { id: string; mode: string }>({
