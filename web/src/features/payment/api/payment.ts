@@ -1,6 +1,7 @@
 import type {
   CancelAnswer,
   CaptureAnswer,
+  CurrentSubscription,
   CurrentSubscriptionAnswer,
   Intent,
   IntentRequest,
@@ -18,9 +19,12 @@ export function planPrice(plan: Plan, currency: Currency): number | null {
   return { XOF: plan.priceXOF, USD: plan.priceUSD, EUR: plan.priceEUR }[currency] ?? null;
 }
 
-/** The subscription's credits left per service (`GET /api/subscriptions/current`); a 404 means none. */
+/**
+ * The credits left per service: `remaining` of the current subscription (`GET /api/subscriptions/current`); none
+ * without an active pack (its 404).
+ */
 export interface Credits {
-  remaining: Record<string, number>;
+  remaining: Partial<CurrentSubscription['remaining']>;
 }
 
 /** The currency saved in the account's preferences, null when the answer has none this client knows. */
