@@ -13,11 +13,10 @@ import {
   type MasteringTarget,
   STEM_MODES,
   type StemMode,
+  type TrackService,
 } from '@kora/contracts';
 import { acceptFor, checkFile, PRESET_CHOICES } from '../model/validation';
 import { ProgressRing } from './ProgressRing';
-
-export type UploadService = 'AI_MASTERING' | 'STEM_SEPARATION' | 'AUDIO_ENHANCEMENT';
 
 /**
  * Whether the card may take a new file (spec §2): `subscribe` replaces the file picker with the plans link (no credits
@@ -40,7 +39,8 @@ export interface UploadingState {
 }
 
 export interface UploadCardProps {
-  service: UploadService;
+  /** A track's service (AI mixing has its own card, `MixSetup`). */
+  service: TrackService;
   uploading: UploadingState | null;
   /** Sends the file (and mastering's reference track); resolves with the refusal to show, or null once taken. */
   onStart(file: File, fields: Record<string, string>, reference: File | null): Promise<UploadMessage | null>;

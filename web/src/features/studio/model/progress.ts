@@ -10,8 +10,10 @@
  *   mixing), capped at 80 %. Never past 99 % while the job runs, and never back.
  * - Steps: each of the service's steps is completed, processing or waiting according to the share done.
  */
+import type { MixCard, TrackService } from '@kora/contracts';
 
-export type StudioService = 'AI_MASTERING' | 'STEM_SEPARATION' | 'AUDIO_ENHANCEMENT' | 'AI_MIXING';
+/** The studio's services: a track's (`TrackService`) and AI mixing, which works on sessions (`MixCard`). */
+export type StudioService = TrackService | MixCard['service'];
 
 /** Statuses that carry a result to listen to. */
 export const RESULT_STATUSES = ['PREVIEW_READY', 'MASTER_READY', 'STEMS_READY', 'COMPLETED'] as const;
