@@ -30,13 +30,14 @@ const BACKDROP_DRIFT_SECONDS = 0.25;
 
 type Source = { status: 'loading' } | { status: 'error' } | { status: 'ready'; url: string };
 
-interface Track {
+/** A version's sound, decoded for its waveform. */
+interface DecodedSound {
   peaks: Float32Array[];
   duration: number;
 }
 
 /** Decodes a video's sound for its waveform, without an audio output (an offline context needs no gesture). */
-async function decodeSound(blob: Blob): Promise<Track> {
+async function decodeSound(blob: Blob): Promise<DecodedSound> {
   const data = await blob.arrayBuffer();
   const Offline = window.OfflineAudioContext;
   if (Offline) {
@@ -65,7 +66,7 @@ export function VideoResult({ previewUrl, originalUrl, fetchMedia, onPlay, pause
     preview: { status: 'loading' },
     original: { status: 'loading' },
   });
-  const [tracks, setTracks] = useState<Partial<Record<Version, Track>>>({});
+  const [sounds, setSounds] = useState<Partial<Record<Version, DecodedSound>>>({});
   const [playing, setPlaying] = useState(false);
   const [time, setTime] = useState(0);
   const [duration, setDuration] = useState(0);
@@ -107,8 +108,8 @@ export function VideoResult({ previewUrl, originalUrl, fetchMedia, onPlay, pause
       const url = URL.createObjectURL(blob);
       setSources((current) => ({ ...current, [which]: { status: 'ready', url } }));
       try {
-        const track = await decodeSound(blob);
-        setTracks((current) => ({ ...current, [which]: track }));
+        const sound = await decodeSound(blob);
+        setSounds((current) => ({ ...current, [which]: sound }));
       } catch {
         // No waveform for a sound the browser cannot decode; the video still plays.
       }
@@ -203,7 +204,7 @@ export function VideoResult({ previewUrl, originalUrl, fetchMedia, onPlay, pause
   }, [playing]);
 
   const source = sources[version];
-  const track = tracks[version];
+  const sound = sounds[version];
   const src = source.status === 'ready' ? source.url : undefined;
 
   return (
@@ -320,10 +321,10 @@ export function VideoResult({ previewUrl, originalUrl, fetchMedia, onPlay, pause
         />
       </label>
 
-      {track && (
+      {sound && (
         <figure className="video-result__audio">
           <figcaption className="muted">{t('video.audio')}</figcaption>
-          <Waveform ref={waveform} peaks={track.peaks} duration={track.duration} colour="#f5a524" onSeek={seek} />
+          <Waveform ref={waveform} peaks={sound.peaks} duration={sound.duration} colour="#f5a524" onSeek={seek} />
         </figure>
       )}
     </section>
