@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { ERROR_CODES, FIELD_CODES, type FieldCode } from '@kora/contracts';
+import { ERROR_CODES, FIELD_CODES, type FieldCode, PROCESSING_CODES } from '@kora/contracts';
 import { resources } from '../locales/resources';
-import { ERROR_KEYS, type ErrorPlace, errorKey, errorKeyFor, fieldCode, PLACES } from './error-codes';
+import { ERROR_KEYS, type ErrorPlace, errorKey, errorKeyFor, fieldCode, PLACES, UNTRANSLATED } from './error-codes';
 
 // The codes the server can send are `@kora/contracts`' lists, which the server's errors are typed against and
-// `ERROR_KEYS` too: a code the server does not send, or a key without its English or French text, fails the type
-// check (`npm run typecheck`) before any test runs.
+// `ERROR_KEYS` and `UNTRANSLATED` too: a code the server does not send, a code with neither a row nor a place in
+// `UNTRANSLATED` (or with both), or a key without its English or French text, fails the type check
+// (`npm run typecheck`) before any test runs.
 
 function translation(language: 'en' | 'fr', place: ErrorPlace, key: string): unknown {
   const [ns, path] = /^[a-z]+:/.test(key) ? key.split(':') : [PLACES[place], key];
@@ -19,9 +20,27 @@ describe('the error table', () => {
   });
 
   it('lists codes the contracts declare (the type check says so; this is its runtime twin)', () => {
-    const declared = new Set<string>([...Object.values(ERROR_CODES).flat(), ...Object.values(FIELD_CODES).flat()]);
+    const declared = new Set<string>([
+      ...Object.values(ERROR_CODES).flat(),
+      ...Object.values(FIELD_CODES).flat(),
+      ...PROCESSING_CODES,
+    ]);
     expect(declared.size).toBeGreaterThan(50);
     expect(Object.keys(ERROR_KEYS).filter((code) => !declared.has(code) && !code.startsWith('ENGINE.'))).toEqual([]);
+  });
+
+  it('has a row or a reason for every code the contracts declare, never both (the type check’s runtime twin)', () => {
+    const declared = [...Object.values(ERROR_CODES).flat(), ...Object.values(FIELD_CODES).flat(), ...PROCESSING_CODES];
+    const untranslated: string[] = Object.values(UNTRANSLATED).flat();
+    expect(untranslated.filter((code, index) => untranslated.indexOf(code) !== index)).toEqual([]);
+    expect(untranslated.filter((code) => Object.hasOwn(ERROR_KEYS, code))).toEqual([]);
+    expect(declared.filter((code) => !Object.hasOwn(ERROR_KEYS, code) && !untranslated.includes(code))).toEqual([]);
+  });
+
+  it('gives each row at least one place', () => {
+    expect(Object.entries(ERROR_KEYS).flatMap(([code, row]) => (Object.keys(row).length > 0 ? [] : [code]))).toEqual(
+      [],
+    );
   });
 
   it('gives keys that exist in English and French', () => {
@@ -65,34 +84,8 @@ const FIELD_CODES_SHOWN = {
   resultEmail: ['EMAIL.INVALID_ADDRESS'],
 } as const satisfies Partial<Record<ErrorPlace, readonly FieldCode[]>>;
 
-/**
- * Per-field codes no screen reads: the client only sends valid values there, and the screen shows its own fallback
- * for any refusal (the preferences toast, the mix's and the payment's generic failure, the e-mail panel's "failed",
- * the plans' "could not cancel" toast).
- */
-const FIELD_CODES_NOT_SHOWN = [
-  'PREFERENCES.INVALID_LANGUAGE',
-  'PREFERENCES.INVALID_CURRENCY',
-  'PREFERENCES.INVALID_NOTIFICATION_SETTINGS',
-  'AUTH.INVALID_EMAIL',
-  'MIXING.INVALID_SETTINGS',
-  'MIXING.INVALID_STYLE',
-  'MIXING.INVALID_SAMPLE_RATE',
-  'MIXING.INVALID_INSTRUMENT_GROUP',
-  'MIXING.INVALID_PRESENCE_SETTING',
-  'MIXING.INVALID_PAN_PREFERENCE',
-  'MIXING.INVALID_REVERB_PREFERENCE',
-  'EMAIL.TRACK_REQUIRED',
-  'NOTIFICATIONS.TRACK_ID_REQUIRED',
-  'NOTIFICATIONS.INVALID_TYPE',
-  'BILLING.INVALID_PROVIDER',
-  'BILLING.INVALID_CURRENCY',
-  'BILLING.INVALID_PAYMENT_TYPE',
-  'BILLING.INVALID_BILLING_CYCLE',
-  'BILLING.TRACK_REQUIRED',
-  'BILLING.UNLOCK_METHOD_REQUIRED',
-  'BILLING.PACK_REQUIRED',
-] as const satisfies readonly FieldCode[];
+/** Per-field codes no screen reads (the table's own list, with the reason). */
+const FIELD_CODES_NOT_SHOWN = UNTRANSLATED.fields;
 
 /** Every per-field code is listed above: a code the contracts add fails the type check here, named. */
 type Unlisted = Exclude<
