@@ -50,6 +50,8 @@ interface Row {
   measure: string;
   events: number;
   seconds: number;
+  /** Microseconds of this process's CPU per event. */
+  cpuUs: number;
   target?: number;
 }
 
@@ -62,9 +64,11 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const time = async (measure: string, events: number, work: () => Promise<void>, target?: number): Promise<void> => {
     const started = process.hrtime.bigint();
+    const cpu = process.cpuUsage();
     await work();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    rows.push({ measure, events, seconds, ...(target ? { target } : {}) });
+    const used = process.cpuUsage(cpu);
+    rows.push({ measure, events, seconds, cpuUs: (used.user + used.system) / events, ...(target ? { target } : {}) });
     process.stderr.write(`  ${measure}: done\n`);
   };
 
@@ -88,7 +92,26 @@ async function main(): Promise<void> {
       4_000,
     );
 
-    // 2. Batched appends: 100 events per call.
+    // 2. Concurrent commands, as the server runs them: COMMANDS in flight over the same 1,000 streams, each reading its
+    // stream (as a decider does) and appending one event at the revision it read; they share group commits.
+    const COMMANDS = 20_000;
+    const IN_FLIGHT = 64;
+    let next = 0;
+    await time(`concurrent read-and-append, ${IN_FLIGHT} in flight (1 event per call)`, COMMANDS, async () => {
+      await Promise.all(
+        Array.from({ length: IN_FLIGHT }, async () => {
+          // Command i goes to stream i mod 1,000: the 64 in flight never share one.
+          for (let i = next++; i < COMMANDS; i = next++) {
+            const track = `single-${i % 1_000}`;
+            const stream = `track-${track}`;
+            const events = await store.readStream(stream);
+            await store.append(stream, [event(track, events.length)], events.length - 1);
+          }
+        }),
+      );
+    });
+
+    // 3. Batched appends: 100 events per call.
     const BATCHES = 1_000;
     await time(
       'batched appends (100 events per call)',
@@ -110,7 +133,7 @@ async function main(): Promise<void> {
     const head = await store.headPosition();
     process.stderr.write(`  log holds ${head} events\n`);
 
-    // 3. Read all, in pages of 1,000.
+    // 4. Read all, in pages of 1,000.
     let read = 0;
     await time('read all (pages of 1,000)', head, async () => {
       let after = 0;
@@ -123,7 +146,7 @@ async function main(): Promise<void> {
     });
     if (read !== head) throw new Error(`read ${read} events, expected ${head}`);
 
-    // 4. Projection rebuild from zero (one document per track, the common read-model shape).
+    // 5. Projection rebuild from zero (one document per track, the common read-model shape).
     const runner = new ProjectionRunner(store, reads, [summary]);
     let applied = 0;
     await time(
@@ -144,13 +167,13 @@ async function main(): Promise<void> {
   console.log(
     `Embedded store, fsync on every commit (${cpus().length} cores, ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version})\n`,
   );
-  console.log('| measure | events | seconds | events/s | target | |');
-  console.log('|---|---:|---:|---:|---:|---|');
+  console.log('| measure | events | seconds | events/s | CPU per event | target | |');
+  console.log('|---|---:|---:|---:|---:|---:|---|');
   for (const row of rows) {
     const rate = row.events / row.seconds;
     const verdict = row.target === undefined ? '' : rate >= row.target ? 'met' : 'MISSED';
     console.log(
-      `| ${row.measure} | ${row.events.toLocaleString('en-US')} | ${row.seconds.toFixed(2)} | ${Math.round(rate).toLocaleString('en-US')} | ${row.target?.toLocaleString('en-US') ?? '-'} | ${verdict} |`,
+      `| ${row.measure} | ${row.events.toLocaleString('en-US')} | ${row.seconds.toFixed(2)} | ${Math.round(rate).toLocaleString('en-US')} | ${row.cpuUs.toFixed(1)} us | ${row.target?.toLocaleString('en-US') ?? '-'} | ${verdict} |`,
     );
   }
 }

@@ -265,6 +265,46 @@ describe('embedded SQLite event store: durability off the event loop', () => {
       await close();
     }
   });
+  it('checks an expected revision against what another process appended, even to a stream it holds in memory', async () => {
+    const { db, close } = openDatabase();
+    const other = new SqliteDatabase(db.file);
+    try {
+      const store = new SqliteEventStore(db);
+      const stream = unique('stale-');
+      await store.append(stream, [testEvent('A')], 'no_stream');
+      expect(await store.readStream(stream)).toHaveLength(1); // cached: its end stands for the last revision
+      await new SqliteEventStore(other).append(stream, [testEvent('B')], 0);
+      // Same turn as the other process's commit, no read in between: the append alone must see it.
+      await store.append(stream, [testEvent('C')], 1);
+      await expect(store.append(stream, [testEvent('Stale')], 1)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      expect((await store.readStream(stream)).map((event) => event.type)).toEqual(['A', 'B', 'C']);
+    } finally {
+      other.close();
+      await close();
+    }
+  });
+
+  it('acknowledges a repeat with any expected revision, and refuses a batch with an id stored elsewhere, whole', async () => {
+    const { db, close } = openDatabase();
+    try {
+      const store = new SqliteEventStore(db);
+      const stream = unique('repeat-');
+      const first = testEvent('A');
+      const written = await store.append(stream, [first], 'any');
+      expect(await store.append(stream, [first], 'any')).toEqual(written);
+      const elsewhere = testEvent('Elsewhere');
+      await store.append(unique('other-'), [elsewhere], 'no_stream');
+      await expect(store.append(stream, [testEvent('B'), elsewhere], 0)).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
+      await expect(store.append(stream, [elsewhere], 'any')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      expect((await store.readStream(stream)).map((event) => event.type)).toEqual(['A']);
+      await store.append(stream, [testEvent('B')], 0); // and the stream goes on from where it was
+      expect((await store.readStream(stream)).map((event) => event.revision)).toEqual([0, 1]);
+    } finally {
+      await close();
+    }
+  });
 });
 
 describe('embedded SQLite: the reads of one turn of the event loop share one read transaction', () => {

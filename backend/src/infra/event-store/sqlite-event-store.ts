@@ -148,9 +148,10 @@ export class SqliteEventStore extends EventStore {
 
   /**
    * Appends join a group commit: every append requested while the previous group waits for the write lock, or in
-   * the same turn of the event loop, is written in one transaction with one fsync, each under its own savepoint, so
-   * one refused append (wrong expected revision) neither takes the others down nor leaves a row behind. Appends to
-   * one stream in one group apply in the order they were asked for, as they would one after the other.
+   * the same turn of the event loop, is written in one transaction with one fsync, each append of several events
+   * under its own savepoint, so one refused append (wrong expected revision) neither takes the others down nor leaves
+   * a row behind. Appends to one stream in one group apply in the order they were asked for, as they would one after
+   * the other.
    */
   append<E extends DomainEvent>(
     streamName: string,
@@ -168,15 +169,23 @@ export class SqliteEventStore extends EventStore {
     const outcomes: AppendOutcome[] = [];
     try {
       run(w, 'BEGIN IMMEDIATE');
+      // With the write lock held, what another process committed before it is known, so the cached streams' ends
+      // can stand for their last revisions (see `revisionOf`).
+      this.dropIfOtherWriters();
+      const revisions = new Map<string, number>(); // each stream's last revision written by this group
       for (const request of group) {
-        run(w, 'SAVEPOINT append');
+        // A single INSERT that fails writes nothing; only a batch needs a savepoint to take back its first rows.
+        const batch = request.events.length > 1;
+        if (batch) run(w, 'SAVEPOINT append');
         try {
-          const outcome = this.appendInTransaction(request.streamName, request.events, request.expectedRevision);
-          run(w, 'RELEASE append');
+          const outcome = this.appendInTransaction(request, revisions);
+          if (batch) run(w, 'RELEASE append');
           outcomes.push({ ok: true, ...outcome });
         } catch (error) {
-          run(w, 'ROLLBACK TO append');
-          run(w, 'RELEASE append');
+          if (batch) {
+            run(w, 'ROLLBACK TO append');
+            run(w, 'RELEASE append');
+          }
           outcomes.push({ ok: false, error });
         }
       }
@@ -251,6 +260,11 @@ export class SqliteEventStore extends EventStore {
     if (this.versionChecked) return;
     this.versionChecked = true;
     setImmediate(() => (this.versionChecked = false));
+    this.dropIfOtherWriters();
+  }
+
+  /** Drops what is known from memory if another connection has committed to the file since the last look. */
+  private dropIfOtherWriters(): void {
     const version = this.dataVersion.get();
     if (version === this.cachedVersion) return;
     this.cachedVersion = version;
@@ -258,27 +272,44 @@ export class SqliteEventStore extends EventStore {
     this.head = null;
   }
 
-  private appendInTransaction(
-    streamName: string,
-    events: readonly EventToAppend[],
-    expected: ExpectedRevision,
-  ): { append: AppendResult; written: readonly RecordedEvent[] } {
-    const previous = this.findById.get(events[0]!.id);
-    if (previous) return { append: this.idempotentRepeat(streamName, events, previous), written: [] };
+  /**
+   * The last revision of a stream, inside the group's transaction: what an earlier append of the group wrote, else the
+   * end of the cached stream (whole, and current once `dropIfOtherWriters` has run under the lock), else the table.
+   */
+  private revisionOf(streamName: string, revisions: ReadonlyMap<string, number>): number | null {
+    const inGroup = revisions.get(streamName);
+    if (inGroup !== undefined) return inGroup;
+    const cached = this.streams.get(streamName);
+    if (cached.length > 0) return cached[cached.length - 1]!.revision;
+    return this.lastRevision.get(streamName)?.revision ?? null;
+  }
 
-    const current = this.lastRevision.get(streamName)?.revision ?? null;
+  /**
+   * One append of a group, in its transaction. The common case costs the INSERTs alone: a repeated append (the same
+   * event ids, already stored) is recognised when it fails, by its wrong expected revision or by the unique index on
+   * the ids, and only then are the ids looked up.
+   */
+  private appendInTransaction(
+    { streamName, events, expectedRevision: expected }: QueuedAppend,
+    revisions: Map<string, number>,
+  ): { append: AppendResult; written: readonly RecordedEvent[] } {
+    const current = this.revisionOf(streamName, revisions);
     const actual = current === null ? 'no_stream' : current;
     const ok =
       expected === 'any' ||
       (expected === 'no_stream' && current === null) ||
       (expected === 'stream_exists' && current !== null) ||
       (typeof expected === 'number' && current === expected);
-    if (!ok) throw new WrongExpectedRevisionError(streamName, expected, actual);
+    if (!ok) {
+      const previous = this.findById.get(events[0]!.id);
+      if (previous) return { append: this.idempotentRepeat(streamName, events, previous), written: [] };
+      throw new WrongExpectedRevisionError(streamName, expected, actual);
+    }
 
     let revision = current ?? -1;
     let position = 0;
-    const written: RecordedEvent[] = [];
-    for (const event of events) {
+    const rows: RecordedEvent[] = [];
+    for (const [i, event] of events.entries()) {
       revision += 1;
       const row: EventRow = [
         0,
@@ -289,13 +320,27 @@ export class SqliteEventStore extends EventStore {
         JSON.stringify(event.data),
         JSON.stringify(event.metadata),
       ];
-      const info = this.insert.run(row[1], row[2], row[3], row[4], event.metadata.userId, row[5], row[6]);
+      let info: Database.RunResult;
+      try {
+        info = this.insert.run(row[1], row[2], row[3], row[4], event.metadata.userId, row[5], row[6]);
+      } catch (error) {
+        const constraint = uniqueViolation(error);
+        if (constraint === 'id' && i === 0) {
+          const previous = this.findById.get(event.id)!;
+          return { append: this.idempotentRepeat(streamName, events, previous), written: [] };
+        }
+        if (constraint === null) throw error;
+        // An id stored elsewhere, or a revision taken: this append cannot be what is stored.
+        this.streams.set(streamName, []);
+        throw new WrongExpectedRevisionError(streamName, expected, actual);
+      }
       position = Number(info.lastInsertRowid);
       row[0] = position;
       // Read back from the stored text, as a reader of the table would get it: nothing the caller still holds.
-      written.push(toRecorded(row));
+      rows.push(toRecorded(row));
     }
-    return { append: { nextExpectedRevision: revision, position }, written };
+    revisions.set(streamName, revision);
+    return { append: { nextExpectedRevision: revision, position }, written: rows };
   }
 
   /** The first id is already stored: acknowledge only if the whole batch was stored here, in the same order. */
@@ -505,4 +550,10 @@ function toRecorded([position, id, stream, revision, type, data, metadata]: Even
     revision,
     position,
   });
+}
+
+/** Which unique index an INSERT into the log broke: the event ids, a stream's revisions, or none (another error). */
+function uniqueViolation(error: unknown): 'id' | 'revision' | null {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_UNIQUE') return null;
+  return error.message.includes('events.id') ? 'id' : 'revision';
 }
