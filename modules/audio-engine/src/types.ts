@@ -124,6 +124,42 @@ export const STEM_TYPES = [
 ] as const;
 export type StemType = (typeof STEM_TYPES)[number];
 
+/**
+ * The spec's order of stems (audio-services section 4): "lead vocals, backing vocals, vocals, drums, kick, snare,
+ * hihat, cymbals, toms, bass, guitars, acoustic guitars, electric guitars, piano, keys, strings, wind, the rest
+ * alphabetically, other always last", over the stem types above (`hihat_drums` next to `hi_hats`).
+ */
+export const STEM_ORDER: readonly string[] = [
+  'lead_vocals',
+  'backing_vocals',
+  'vocals',
+  'drums',
+  'kick_drums',
+  'snare_drums',
+  'hi_hats',
+  'hihat_drums',
+  'cymbals',
+  'toms',
+  'bass',
+  'guitars',
+  'acoustic_guitars',
+  'electric_guitars',
+  'piano',
+  'keys',
+  'strings',
+  'wind',
+];
+
+/** Sorts stem names in the spec's order: the listed ones first, then the rest alphabetically, `other` last. */
+export function sortStems<T extends string>(names: readonly T[]): T[] {
+  const rank = (name: string) => {
+    if (name === 'other') return Number.MAX_SAFE_INTEGER;
+    const i = STEM_ORDER.indexOf(name);
+    return i >= 0 ? i : STEM_ORDER.length;
+  };
+  return [...names].sort((a, b) => rank(a) - rank(b) || (rank(a) === STEM_ORDER.length ? a.localeCompare(b, 'en') : 0));
+}
+
 /** The stems the separator can produce (a subset of STEM_TYPES). */
 export type SeparatedStem = 'vocals' | 'drums' | 'bass' | 'piano' | 'guitars' | 'other';
 

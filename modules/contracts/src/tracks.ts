@@ -6,7 +6,7 @@ export const TRACK_SERVICES = ['AI_MASTERING', 'STEM_SEPARATION', 'AUDIO_ENHANCE
 export type TrackService = (typeof TRACK_SERVICES)[number];
 
 /** What a track's upload may ask of the engine (the engine declares the lists; the API takes them as they are). */
-export { STEM_MODES, type StemMode } from '@kora/audio-engine/types';
+export { STEM_MODES, STEM_ORDER, sortStems, type StemMode } from '@kora/audio-engine/types';
 export const ENHANCEMENT_PRESETS = ENHANCE_PRESETS;
 export type EnhancementPreset = (typeof ENHANCEMENT_PRESETS)[number];
 /** How far mastering moves the track toward its targets. */

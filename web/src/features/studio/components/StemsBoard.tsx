@@ -1,12 +1,11 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { STEM_MODES, type StemMode } from '@kora/contracts';
+import { sortStems, STEM_MODES, type StemMode } from '@kora/contracts';
 import { formatDuration } from '../../../lib/format';
 import { buildStemsZip, saveBlob, StemsDownloadError } from '../model/stemsZip';
 import { stemColour } from '../../../components/board/colours';
 import { StemsEngine } from '../../../components/board/engine';
 import { boardGains, initialMixer, type Listen, mixerReducer } from '../../../components/board/mixer';
-import { orderStems } from '../model/order';
 import { peaksOf } from '../../../components/board/peaks';
 import { ChannelControls, type RowLoad, RowWave } from '../../../components/board/RowParts';
 import type { WaveformHandle } from '../../../components/board/Waveform';
@@ -44,7 +43,7 @@ const ORIGINAL = 'original';
 
 /** The board's rows: the original first (the reference), then the stems in the spec's order. */
 export function boardRows(stems: Record<string, string>, originalUrl: string): Row[] {
-  const types = orderStems(Object.keys(stems).filter((type) => type !== ORIGINAL));
+  const types = sortStems(Object.keys(stems).filter((type) => type !== ORIGINAL));
   const original = stems[ORIGINAL] ?? originalUrl;
   return [
     ...(original ? [{ id: ORIGINAL, url: original }] : []),

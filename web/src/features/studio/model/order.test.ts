@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { stemColour, STEM_PALETTE, TRACK_PALETTE } from '../../../components/board/colours';
-import { orderStems } from './order';
+import { sortStems } from '@kora/contracts';
 
+// The board lists stems in the order the contract publishes (the engine's `STEM_ORDER`), checked here as the board uses it.
 describe('stem order (spec §4)', () => {
   it('follows the spec list whatever order the stems come in', () => {
     const spec = [
@@ -23,12 +24,12 @@ describe('stem order (spec §4)', () => {
       'strings',
       'wind',
     ];
-    expect(orderStems([...spec].reverse())).toEqual(spec);
-    expect(orderStems(['other', 'bass', 'drums', 'vocals'])).toEqual(['vocals', 'drums', 'bass', 'other']);
+    expect(sortStems([...spec].reverse())).toEqual(spec);
+    expect(sortStems(['other', 'bass', 'drums', 'vocals'])).toEqual(['vocals', 'drums', 'bass', 'other']);
   });
 
   it('puts the unlisted types after the list, alphabetically, and other always last', () => {
-    expect(orderStems(['other', 'zither', 'track2', 'bass', 'accordion', 'wind'])).toEqual([
+    expect(sortStems(['other', 'zither', 'track2', 'bass', 'accordion', 'wind'])).toEqual([
       'bass',
       'wind',
       'accordion',
@@ -39,7 +40,7 @@ describe('stem order (spec §4)', () => {
   });
 
   it('ranks the hi-hat alias with hi-hats, between snare and cymbals', () => {
-    expect(orderStems(['cymbals', 'hihat_drums', 'snare_drums'])).toEqual(['snare_drums', 'hihat_drums', 'cymbals']);
+    expect(sortStems(['cymbals', 'hihat_drums', 'snare_drums'])).toEqual(['snare_drums', 'hihat_drums', 'cymbals']);
   });
 });
 
