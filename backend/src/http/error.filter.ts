@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@kora/contracts';
+import type { ErrorAnswer, ErrorCode } from '@kora/contracts';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { CodedError, type ErrorKind, isStorageFull, StorageFullError, ValidationFailedError } from '@kora/kernel';
 import type { FastifyReply } from 'fastify';
@@ -15,15 +15,11 @@ export class CodedHttpException extends HttpException {
   }
 }
 
-/** The one shape every error answer has: the client maps `code` to a translation key and shows `message` otherwise. */
-export interface ErrorBody {
-  statusCode: number;
-  code: string;
-  message: string;
-  /** Per-field error codes for a 400. */
-  fields?: Record<string, string>;
-  details?: Record<string, unknown>;
-}
+/**
+ * The one shape every error answer has, the contract's: the client maps `code` to a translation key and shows
+ * `message` otherwise.
+ */
+export type ErrorBody = ErrorAnswer;
 
 /** The one place a domain error's kind becomes an HTTP status. */
 export const KIND_STATUS: Record<ErrorKind, number> = {

@@ -180,6 +180,23 @@ export const FIELD_CODES = {
 /** A code in the `fields` of a 400 `VALIDATION.FAILED`. */
 export type FieldCode = (typeof FIELD_CODES)[keyof typeof FIELD_CODES][number];
 
+/**
+ * The body of every error answer (the backend's one error filter): `code` one of `ERROR_CODES`, or `HTTP.{status}`
+ * for a status the list has no code for; `message` in English; `fields` (field name to a `FIELD_CODES` code) for a 400
+ * `VALIDATION.FAILED`; `details` what a refusal adds for the client's message (an upload's `limitMb`, `limitMinutes`).
+ */
+export interface ErrorAnswer {
+  statusCode: number;
+  code: string;
+  message: string;
+  fields?: Record<string, string>;
+  details?: Record<string, unknown>;
+}
+
+/** Whether a body is an error answer (a route's own answer never has a `code` of text). */
+export const isErrorAnswer = (body: unknown): body is ErrorAnswer =>
+  typeof body === 'object' && body !== null && typeof (body as ErrorAnswer).code === 'string';
+
 /** Why a job failed, beyond the engine's own codes: the `errorCode` of a failed track or mix. */
 export const PROCESSING_CODES = [
   'PROCESSING.FAILED',

@@ -5,6 +5,7 @@ import {
   fetchBaseQuery,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
+import { type ErrorAnswer, isErrorAnswer } from '@kora/contracts';
 import type { RealtimeClient } from './realtime';
 
 /** What the API needs from the session: tokens, and a way back to sign-in. */
@@ -20,14 +21,8 @@ export interface ApiExtra {
   realtime: Pick<RealtimeClient, 'on' | 'position'> | null;
 }
 
-/** Every error the server sends: `{ statusCode, code, message, fields? }`. */
-export interface ApiErrorBody {
-  statusCode: number;
-  code: string;
-  message: string;
-  fields?: Record<string, string>;
-  details?: Record<string, unknown>;
-}
+/** Every error the server sends: the contract's `{ statusCode, code, message, fields?, details? }`. */
+export type ApiErrorBody = ErrorAnswer;
 
 export const AUTH_REQUIRED: ApiErrorBody = {
   statusCode: 401,
@@ -37,10 +32,7 @@ export const AUTH_REQUIRED: ApiErrorBody = {
 
 export function errorBody(error: unknown): ApiErrorBody | null {
   const data = (error as { data?: unknown } | undefined)?.data;
-  if (typeof data === 'object' && data !== null && typeof (data as ApiErrorBody).code === 'string') {
-    return data as ApiErrorBody;
-  }
-  return null;
+  return isErrorAnswer(data) ? data : null;
 }
 
 export function errorStatus(error: unknown): number | string | null {
