@@ -1,3 +1,4 @@
+import type { ProfileType } from '@kora/contracts';
 import type { DomainEvent, Sealed } from '@kora/kernel';
 
 /**
@@ -5,15 +6,9 @@ import type { DomainEvent, Sealed } from '@kora/kernel';
  * without a new schemaVersion and an upcaster. Personal data (names, e-mail, phone, address) is sealed with the
  * account's key (crypto-shredding); what stays readable after a purge is what the product needs to keep working.
  */
-export const PROFILE_TYPES = [
-  'MUSIC_PRODUCER',
-  'SOUND_ENGINEER',
-  'PROFESSIONAL_ARTIST',
-  'PODCASTER',
-  'SOCIAL_INFLUENCER',
-  'OTHER',
-] as const;
-export type ProfileType = (typeof PROFILE_TYPES)[number];
+
+/** The spec's profile types, as the API speaks them (`@kora/contracts`). */
+export { PROFILE_TYPES, type ProfileType } from '@kora/contracts';
 
 export const LANGUAGES = ['en', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -10,7 +10,7 @@ import {
   PROFILE_TYPES,
   type ProfileType,
 } from '../contracts/events';
-import type { FieldCode } from '@kora/contracts';
+import type { FieldCode, ProfileUpdate } from '@kora/contracts';
 
 /**
  * The spec's validation rules, enforced on the server (the client's checks are a convenience). Each failure is an
@@ -77,13 +77,19 @@ function text(value: string | null | undefined): string | null {
 }
 
 /**
+ * A profile as it arrives: the contract's `ProfileUpdate`, nothing in it trusted before it is checked, and the spec's
+ * other spellings (`phone`, `street`) taken too.
+ */
+type ProfileBody = { [K in keyof ProfileUpdate]?: unknown } & { phone?: unknown; street?: unknown };
+
+/**
  * Validates a whole profile as the client sends it. Field names follow the spec's two readings: `contactNumber` or
  * `phone`, `streetAddress` or `street`. The e-mail is read-only: sending a different one is an error.
  */
 export function validateProfile(body: unknown, currentEmail: string): Validated<ProfileInput> {
   const fields: Record<string, FieldCode> = {};
-  const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const stringOrFail = (key: string, value: unknown, code: FieldCode): string | null => {
+  const input = (typeof body === 'object' && body !== null ? body : {}) as ProfileBody;
+  const stringOrFail = (key: keyof ProfileBody, value: unknown, code: FieldCode): string | null => {
     if (value !== undefined && value !== null && typeof value !== 'string') {
       fields[key] = code;
       return null;

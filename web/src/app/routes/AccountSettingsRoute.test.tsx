@@ -1,19 +1,21 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, jest } from '@jest/globals';
+import type { Profile, ProfileAnswer, ProfileUpdate } from '@kora/contracts';
 import { Toaster } from '../../components/Toaster';
 import { fakeServer, renderRoutes } from '../../test/fakes';
 import { AccountSettingsRoute } from './AccountSettingsRoute';
 
-const PROFILE = {
+/** As the server sends a profile: a field never given is ''. */
+const PROFILE: Profile = {
   firstName: 'Awa',
   lastName: 'Diop',
   email: 'awa@example.com',
-  contactNumber: null,
+  contactNumber: '',
   profileTypes: [],
-  streetAddress: null,
+  streetAddress: '',
   city: 'Dakar',
-  postalCode: null,
+  postalCode: '',
   country: 'SN',
   isEmailVerified: true,
   isPhoneVerified: false,
@@ -22,10 +24,12 @@ const PROFILE = {
 function setup(path = '/accountSettings?section=general') {
   let profile = { ...PROFILE };
   const server = fakeServer({
-    'GET /api/user/profile': () => ({ status: 200, body: { success: true, profile } }),
+    'GET /api/user/profile': () => ({ status: 200, body: { success: true, profile } satisfies ProfileAnswer }),
     'PUT /api/user/profile': ({ body }) => {
-      profile = { ...profile, ...(body as typeof PROFILE) };
-      return { status: 200, body: { success: true, profile } };
+      // Saved as the server saves it: a field cleared (null) reads back as ''.
+      const saved = Object.entries(body as ProfileUpdate).map(([key, value]) => [key, value ?? '']);
+      profile = { ...profile, ...(Object.fromEntries(saved) as Partial<Profile>) };
+      return { status: 200, body: { success: true, profile } satisfies ProfileAnswer };
     },
     'GET /api/user/preferences': () => ({
       status: 200,

@@ -1,13 +1,10 @@
+import type { ProfileAnswer } from '@kora/contracts';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo } from 'react';
 import { useAppDispatch, useAppSelector } from '../hooks';
 import type { SessionManager } from './session';
 import { sessionResolved, type SessionUser, userFromTokens, userUpdated } from './slice';
 
 const SessionContext = createContext<SessionManager | null>(null);
-
-interface ProfileAnswer {
-  profile?: { firstName?: string | null; lastName?: string | null; email?: string | null };
-}
 
 /**
  * Establishes the session on load (except on /callback, which completes a sign-in itself), then reads the names
@@ -69,9 +66,10 @@ export function SessionProvider({ manager, children }: { manager: SessionManager
 async function loadProfile(manager: SessionManager): Promise<Partial<SessionUser>> {
   const { profile } = await manager.getJson<ProfileAnswer>('/api/user/profile');
   const fields: Partial<SessionUser> = {};
-  if (profile?.email) fields.email = profile.email;
-  if (profile?.firstName) fields.givenName = profile.firstName;
-  if (profile?.lastName) fields.familyName = profile.lastName;
+  // A field never given is '': the tokens' value stays.
+  if (profile.email) fields.email = profile.email;
+  if (profile.firstName) fields.givenName = profile.firstName;
+  if (profile.lastName) fields.familyName = profile.lastName;
   return fields;
 }
 

@@ -1,22 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { Profile } from '@kora/contracts';
 import { isSealed, PersonalDataVault, type Sealed } from '@kora/kernel';
 import type { ProfileDocument } from '../../contracts/queries';
 import type { ProfileInput } from '../../domain/validation';
 
-/** The profile as the client sees it, personal fields opened. */
-export interface ProfileView {
-  firstName: string;
-  lastName: string;
-  email: string;
-  contactNumber: string;
-  profileTypes: string[];
-  streetAddress: string;
-  city: string;
-  postalCode: string;
-  country: string;
-  isEmailVerified: boolean;
-  isPhoneVerified: boolean;
-}
+/** The profile as the client sees it, personal fields opened (`@kora/contracts`). */
+export type ProfileView = Profile;
 
 /** Seals personal fields on the way into events and opens them on the way out. */
 @Injectable()

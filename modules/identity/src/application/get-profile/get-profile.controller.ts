@@ -1,8 +1,9 @@
 import { Controller, Get, Headers } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { ProfileAnswer } from '@kora/contracts';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { AccountReads } from '../accounts/account-reads';
-import { PersonalData, type ProfileView } from '../accounts/personal-data';
+import { PersonalData } from '../accounts/personal-data';
 import { EmailVerification } from './email-verification';
 import { DecidesOnAccountState } from '../accounts/active-account.guard';
 
@@ -25,7 +26,7 @@ export class GetProfileController {
   async get(
     @CurrentUser() user: AuthenticatedUser,
     @Headers('authorization') authorization: string | undefined,
-  ): Promise<{ success: true; profile: ProfileView }> {
+  ): Promise<ProfileAnswer> {
     let doc = await this.reads.profile(user.userId);
     if (
       !doc.isEmailVerified &&

@@ -1,11 +1,12 @@
 import { Body, Controller, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { ProfileAnswer } from '@kora/contracts';
 import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import { validateProfile } from '../../domain/validation';
 import { AccountCommands } from '../accounts/account-commands';
 import { AccountReads } from '../accounts/account-reads';
-import { PersonalData, type ProfileView } from '../accounts/personal-data';
+import { PersonalData } from '../accounts/personal-data';
 import { DecidesOnAccountState } from '../accounts/active-account.guard';
 
 @ApiTags('user')
@@ -29,10 +30,7 @@ export class UpdateProfileController {
     operationId: 'ProfileController_update',
     summary: 'Save the profile; 400 with a translation key per invalid field',
   })
-  async update(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: unknown,
-  ): Promise<{ success: true; profile: ProfileView }> {
+  async update(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown): Promise<ProfileAnswer> {
     const current = await this.reads.profile(user.userId);
     const email = await this.personal.open(user.userId, current.email);
     const result = validateProfile(body, email);

@@ -1,38 +1,15 @@
+import type { Profile, ProfileAnswer, ProfileUpdate } from '@kora/contracts';
 import { api } from '../../../lib/api';
 import type { Currency } from '../../../lib/format';
 import type { Language } from '../../../lib/i18n';
+
+export { PROFILE_TYPES, type Profile, type ProfileType, type ProfileUpdate } from '@kora/contracts';
 
 /** `language`: the interface's, so the server answers in it whatever the account's own language. */
 export interface PasswordResetRequest {
   email: string;
   language: Language;
 }
-
-export const PROFILE_TYPES = [
-  'MUSIC_PRODUCER',
-  'SOUND_ENGINEER',
-  'PROFESSIONAL_ARTIST',
-  'PODCASTER',
-  'SOCIAL_INFLUENCER',
-  'OTHER',
-] as const;
-export type ProfileType = (typeof PROFILE_TYPES)[number];
-
-export interface Profile {
-  firstName: string;
-  lastName: string;
-  email: string;
-  contactNumber: string | null;
-  profileTypes: ProfileType[];
-  streetAddress: string | null;
-  city: string | null;
-  postalCode: string | null;
-  country: string | null;
-  isEmailVerified: boolean;
-  isPhoneVerified: boolean;
-}
-
-export type ProfileUpdate = Omit<Profile, 'isEmailVerified' | 'isPhoneVerified'>;
 
 export interface NotificationSettings {
   emailNotifications: boolean;
@@ -57,12 +34,12 @@ const accountApi = api.injectEndpoints({
   endpoints: (build) => ({
     getProfile: build.query<Profile, void>({
       query: () => '/user/profile',
-      transformResponse: (answer: { profile: Profile }) => answer.profile,
+      transformResponse: (answer: ProfileAnswer) => answer.profile,
       providesTags: [{ type: 'Profile', id: 'ME' }],
     }),
     updateProfile: build.mutation<Profile, ProfileUpdate>({
       query: (body) => ({ url: '/user/profile', method: 'PUT', body }),
-      transformResponse: (answer: { profile: Profile }) => answer.profile,
+      transformResponse: (answer: ProfileAnswer) => answer.profile,
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;

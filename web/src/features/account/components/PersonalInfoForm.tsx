@@ -15,24 +15,25 @@ import {
   useUpdateProfileMutation,
 } from '../api/account';
 import { type CountryCode, sortedCountries } from '../model/countries';
-import { normalisePhone, type ProfileErrors, validateProfile } from '../model/validation';
+import { normalisePhone, type ProfileErrors, type ProfileForm, validateProfile } from '../model/validation';
 import { Field, VerifiedBadge } from './Field';
 
-function toForm(profile: Profile): ProfileUpdate {
+/** The form's fields, as the server sends them: a field never given is '' already. */
+function toForm(profile: Profile): ProfileForm {
   return {
-    firstName: profile.firstName ?? '',
-    lastName: profile.lastName ?? '',
-    email: profile.email ?? '',
-    contactNumber: profile.contactNumber ?? '',
-    profileTypes: profile.profileTypes ?? [],
-    streetAddress: profile.streetAddress ?? '',
-    city: profile.city ?? '',
-    postalCode: profile.postalCode ?? '',
-    country: profile.country ?? '',
+    firstName: profile.firstName,
+    lastName: profile.lastName,
+    email: profile.email,
+    contactNumber: profile.contactNumber,
+    profileTypes: profile.profileTypes,
+    streetAddress: profile.streetAddress,
+    city: profile.city,
+    postalCode: profile.postalCode,
+    country: profile.country,
   };
 }
 
-const FIELD_ORDER: Array<keyof ProfileUpdate> = [
+const FIELD_ORDER: Array<keyof ProfileForm> = [
   'firstName',
   'lastName',
   'email',
@@ -51,7 +52,7 @@ export function PersonalInfoForm({ markStale }: { markStale(sections: SettingsSe
   const { updateUserProfile } = useSession();
   const profile = useGetProfileQuery();
   const [update, { isLoading: saving }] = useUpdateProfileMutation();
-  const [form, setForm] = useState<ProfileUpdate | null>(null);
+  const [form, setForm] = useState<ProfileForm | null>(null);
   const [dirty, setDirty] = useState(false);
   const [errors, setErrors] = useState<ProfileErrors>({});
   const formRef = useRef<HTMLFormElement>(null);
@@ -79,7 +80,7 @@ export function PersonalInfoForm({ markStale }: { markStale(sections: SettingsSe
     return <LoadingScreen />;
   }
 
-  const change = <K extends keyof ProfileUpdate>(key: K, value: ProfileUpdate[K]) => {
+  const change = <K extends keyof ProfileForm>(key: K, value: ProfileForm[K]) => {
     setForm((current) => (current ? { ...current, [key]: value } : current));
     setDirty(true);
     if (errors[key]) setErrors((current) => ({ ...current, [key]: undefined }));
@@ -121,7 +122,7 @@ export function PersonalInfoForm({ markStale }: { markStale(sections: SettingsSe
         const mapped: ProfileErrors = {};
         for (const [key, code] of Object.entries(fields)) {
           const target = key === 'phone' ? 'contactNumber' : key === 'street' ? 'streetAddress' : key;
-          mapped[target as keyof ProfileUpdate] = errorKey('profile', code, 'account.profile.errors.failedToUpdate');
+          mapped[target as keyof ProfileForm] = errorKey('profile', code, 'account.profile.errors.failedToUpdate');
         }
         setErrors(mapped);
         focusFirstError(mapped);
@@ -145,7 +146,7 @@ export function PersonalInfoForm({ markStale }: { markStale(sections: SettingsSe
           name={name}
           type="text"
           autoComplete={autoComplete}
-          value={form[name] ?? ''}
+          value={form[name]}
           onChange={(event) => change(name, event.target.value)}
         />
       )}
@@ -179,7 +180,7 @@ export function PersonalInfoForm({ markStale }: { markStale(sections: SettingsSe
               inputMode="tel"
               autoComplete="tel"
               placeholder={t('account.profile.phonePlaceholder')}
-              value={form.contactNumber ?? ''}
+              value={form.contactNumber}
               onChange={(event) => change('contactNumber', event.target.value)}
             />
           )}
@@ -222,7 +223,7 @@ export function PersonalInfoForm({ markStale }: { markStale(sections: SettingsSe
               {...aria}
               name="country"
               autoComplete="country"
-              value={form.country ?? ''}
+              value={form.country}
               onChange={(event) => change('country', event.target.value)}
             >
               <option value="">{t('account.profile.selectCountry')}</option>

@@ -1,8 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ProfileUpdate } from '../api/account';
-import { isDeleteConfirmed, validateProfile } from './validation';
+import { isDeleteConfirmed, type ProfileForm, validateProfile } from './validation';
 
-const valid: ProfileUpdate = {
+const valid: ProfileForm = {
   firstName: 'Awa',
   lastName: 'Diop',
   email: 'awa@example.com',
