@@ -1,3 +1,50 @@
+import type { Currency } from './billing';
+
+/** The interface languages: an account's language, the language of its e-mails and of the server's messages. */
+export const LANGUAGES = ['en', 'fr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** What an account is sent by e-mail. */
+export interface NotificationSettings {
+  emailNotifications: boolean;
+  marketingEmails: boolean;
+  newFeatures: boolean;
+}
+
+/** An account's preferences, as the server keeps and sends them: always whole (set at registration). */
+export interface Preferences {
+  notificationSettings: NotificationSettings;
+  language: Language;
+  currency: Currency;
+}
+
+/** `GET /api/user/preferences`, and `PUT /api/user/preferences`' answer: the preferences (as saved). */
+export interface PreferencesAnswer {
+  success: true;
+  preferences: Preferences;
+}
+
+/**
+ * `PUT /api/user/preferences`: the preferences to change; a part left out (any setting, the language, the currency)
+ * keeps its value. A refusal is a 400 with a code per field.
+ */
+export interface PreferencesUpdate {
+  notificationSettings?: Partial<NotificationSettings>;
+  language?: Language;
+  currency?: Currency;
+}
+
+/** `PUT /api/user/preferences/language`: the interface language alone (the language switcher). */
+export interface LanguageChange {
+  language: Language;
+}
+
+/** `PUT /api/user/preferences/language`'s answer: the language saved. */
+export interface LanguageAnswer {
+  success: true;
+  language: Language;
+}
+
 /** What a user says they do (the spec's profile types); the profile takes any of them. */
 export const PROFILE_TYPES = [
   'MUSIC_PRODUCER',

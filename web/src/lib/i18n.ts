@@ -1,9 +1,10 @@
+import { LANGUAGES, type Language } from '@kora/contracts';
 import i18n, { type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { STORAGE_KEYS } from './session/storage';
 
-export const LANGUAGES = ['en', 'fr'] as const;
-export type Language = (typeof LANGUAGES)[number];
+/** The interface languages, the account's (`@kora/contracts`): the server keeps and answers in one of them. */
+export { LANGUAGES, type Language };
 export const LANGUAGE_KEY = STORAGE_KEYS.language;
 
 export function isLanguage(value: unknown): value is Language {

@@ -1,4 +1,4 @@
-import type { ProfileType } from '@kora/contracts';
+import type { Language, Preferences, ProfileType } from '@kora/contracts';
 import type { DomainEvent, Sealed } from '@kora/kernel';
 
 /**
@@ -7,14 +7,8 @@ import type { DomainEvent, Sealed } from '@kora/kernel';
  * account's key (crypto-shredding); what stays readable after a purge is what the product needs to keep working.
  */
 
-/** The spec's profile types, as the API speaks them (`@kora/contracts`). */
-export { PROFILE_TYPES, type ProfileType } from '@kora/contracts';
-
-export const LANGUAGES = ['en', 'fr'] as const;
-export type Language = (typeof LANGUAGES)[number];
-
-export const CURRENCIES = ['EUR', 'USD', 'XOF'] as const;
-export type Currency = (typeof CURRENCIES)[number];
+/** The spec's profile types, languages and currencies, as the API speaks them (`@kora/contracts`). */
+export { CURRENCIES, type Currency, LANGUAGES, type Language, PROFILE_TYPES, type ProfileType } from '@kora/contracts';
 
 /** The spec's countries: two-letter code, three-letter code, name. */
 export const COUNTRIES = {
@@ -36,17 +30,8 @@ export const COUNTRIES = {
 } as const;
 export type CountryCode = keyof typeof COUNTRIES;
 
-export interface NotificationSettings {
-  emailNotifications: boolean;
-  marketingEmails: boolean;
-  newFeatures: boolean;
-}
-
-export interface Preferences {
-  notificationSettings: NotificationSettings;
-  language: Language;
-  currency: Currency;
-}
+/** The account's preferences, as the API sends them (`@kora/contracts`). */
+export type { NotificationSettings, Preferences } from '@kora/contracts';
 
 /** How many days a deactivated account can still be restored by signing in. */
 export const REACTIVATION_WINDOW_DAYS = 30;

@@ -10,7 +10,7 @@ import {
   PROFILE_TYPES,
   type ProfileType,
 } from '../contracts/events';
-import type { FieldCode, ProfileUpdate } from '@kora/contracts';
+import type { FieldCode, PreferencesUpdate, ProfileUpdate } from '@kora/contracts';
 
 /**
  * The spec's validation rules, enforced on the server (the client's checks are a convenience). Each failure is an
@@ -167,10 +167,16 @@ export function isCurrency(value: unknown): value is Currency {
   return typeof value === 'string' && (CURRENCIES as readonly string[]).includes(value);
 }
 
+/** The notification settings, each a switch of its own. */
+const NOTIFICATION_SETTINGS = ['emailNotifications', 'marketingEmails', 'newFeatures'] as const satisfies ReadonlyArray<
+  keyof NotificationSettings
+>;
+
 /** Validates preferences; a missing part keeps its current value (the spec's client sends the whole object). */
 export function validatePreferences(body: unknown, current: Preferences): Validated<Preferences> {
   const fields: Record<string, FieldCode> = {};
-  const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  // The contract's `PreferencesUpdate` as it arrives: nothing in it trusted before it is checked.
+  const input = (typeof body === 'object' && body !== null ? body : {}) as { [K in keyof PreferencesUpdate]?: unknown };
   const language = input.language ?? current.language;
   if (!isLanguage(language)) fields.language = PREFERENCES_FIELD_CODES.invalidLanguage;
   const currency = input.currency ?? current.currency;
@@ -181,7 +187,7 @@ export function validatePreferences(body: unknown, current: Preferences): Valida
     if (typeof given !== 'object' || given === null || Array.isArray(given)) {
       fields.notificationSettings = PREFERENCES_FIELD_CODES.invalidNotificationSettings;
     } else {
-      for (const key of ['emailNotifications', 'marketingEmails', 'newFeatures'] as const) {
+      for (const key of NOTIFICATION_SETTINGS) {
         const value = (given as Record<string, unknown>)[key];
         if (value === undefined) continue;
         if (typeof value !== 'boolean')

@@ -2,7 +2,7 @@ import { Body, Controller, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
-import type { Language } from '../../contracts/events';
+import type { LanguageAnswer, LanguageChange } from '@kora/contracts';
 import { isLanguage, PREFERENCES_FIELD_CODES } from '../../domain/validation';
 import { AccountCommands } from '../accounts/account-commands';
 import { DecidesOnAccountState } from '../accounts/active-account.guard';
@@ -21,8 +21,8 @@ export class ChangeLanguageController {
   @ApiOperation({ operationId: 'PreferencesController_language', summary: 'Save the interface language (en or fr)' })
   async language(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() body: { language?: unknown },
-  ): Promise<{ success: true; language: Language }> {
+    @Body() body: { [K in keyof LanguageChange]?: unknown },
+  ): Promise<LanguageAnswer> {
     if (!isLanguage(body?.language))
       throw new ValidationFailedError({ language: PREFERENCES_FIELD_CODES.invalidLanguage });
     await this.accounts.execute(

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
-import type { Preferences } from '../../contracts/events';
+import type { Preferences, PreferencesAnswer } from '@kora/contracts';
 import { AccountReads } from '../accounts/account-reads';
 import { DecidesOnAccountState } from '../accounts/active-account.guard';
 
@@ -18,7 +18,7 @@ export class GetPreferencesController {
 
   @Get()
   @ApiOperation({ operationId: 'PreferencesController_get', summary: 'Notification settings, language and currency' })
-  async get(@CurrentUser() user: AuthenticatedUser): Promise<{ success: true; preferences: Preferences }> {
+  async get(@CurrentUser() user: AuthenticatedUser): Promise<PreferencesAnswer> {
     return { success: true, preferences: view(await this.reads.preferences(user.userId)) };
   }
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
-import type { Preferences } from '../../contracts/events';
+import type { PreferencesAnswer } from '@kora/contracts';
 import { validatePreferences } from '../../domain/validation';
 import { AccountCommands } from '../accounts/account-commands';
 import { AccountReads } from '../accounts/account-reads';
@@ -24,10 +24,7 @@ export class UpdatePreferencesController {
     operationId: 'PreferencesController_update',
     summary: 'Save the preferences (language en or fr, currency EUR, USD or XOF)',
   })
-  async update(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body() body: unknown,
-  ): Promise<{ success: true; preferences: Preferences }> {
+  async update(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown): Promise<PreferencesAnswer> {
     const current = await this.reads.preferences(user.userId);
     const result = validatePreferences(body, current);
     if (!result.ok) throw new ValidationFailedError(result.fields);

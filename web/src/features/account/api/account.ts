@@ -1,33 +1,27 @@
-import type { Profile, ProfileAnswer, ProfileUpdate } from '@kora/contracts';
+import type {
+  Preferences,
+  PreferencesAnswer,
+  PreferencesUpdate,
+  Profile,
+  ProfileAnswer,
+  ProfileUpdate,
+} from '@kora/contracts';
 import { api } from '../../../lib/api';
-import type { Currency } from '../../../lib/format';
 import type { Language } from '../../../lib/i18n';
 
-export { PROFILE_TYPES, type Profile, type ProfileType, type ProfileUpdate } from '@kora/contracts';
+export {
+  type NotificationSettings,
+  type Preferences,
+  PROFILE_TYPES,
+  type Profile,
+  type ProfileType,
+  type ProfileUpdate,
+} from '@kora/contracts';
 
 /** `language`: the interface's, so the server answers in it whatever the account's own language. */
 export interface PasswordResetRequest {
   email: string;
   language: Language;
-}
-
-export interface NotificationSettings {
-  emailNotifications: boolean;
-  marketingEmails: boolean;
-  newFeatures: boolean;
-}
-
-export interface Preferences {
-  notificationSettings: NotificationSettings;
-  language: 'en' | 'fr';
-  currency: Currency;
-}
-
-/** What the server may send: any value can be missing (the form fills the gaps, spec §4). */
-export interface PreferencesAnswer {
-  notificationSettings?: Partial<NotificationSettings>;
-  language?: string;
-  currency?: string;
 }
 
 const accountApi = api.injectEndpoints({
@@ -49,14 +43,14 @@ const accountApi = api.injectEndpoints({
         }
       },
     }),
-    getPreferences: build.query<PreferencesAnswer, void>({
+    getPreferences: build.query<Preferences, void>({
       query: () => '/user/preferences',
-      transformResponse: (answer: { preferences?: PreferencesAnswer }) => answer.preferences ?? {},
+      transformResponse: (answer: PreferencesAnswer) => answer.preferences,
       providesTags: [{ type: 'Preferences', id: 'ME' }],
     }),
-    updatePreferences: build.mutation<PreferencesAnswer, Preferences>({
+    updatePreferences: build.mutation<Preferences, PreferencesUpdate>({
       query: (body) => ({ url: '/user/preferences', method: 'PUT', body }),
-      transformResponse: (answer: { preferences?: PreferencesAnswer }) => answer.preferences ?? {},
+      transformResponse: (answer: PreferencesAnswer) => answer.preferences,
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;

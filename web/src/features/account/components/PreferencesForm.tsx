@@ -12,7 +12,7 @@ import {
   useGetPreferencesQuery,
   useUpdatePreferencesMutation,
 } from '../api/account';
-import { defaultPreferences, preferencesFrom } from '../model/preferences';
+import { defaultPreferences } from '../model/preferences';
 
 const SWITCHES: Array<keyof NotificationSettings> = ['emailNotifications', 'marketingEmails', 'newFeatures'];
 
@@ -28,8 +28,8 @@ export function PreferencesForm({ markStale }: { markStale(sections: SettingsSec
   const prefix = useId();
 
   useEffect(() => {
-    if (preferences.data && !dirty) setForm(preferencesFrom(preferences.data, detected));
-  }, [preferences.data, dirty, detected]);
+    if (preferences.data && !dirty) setForm(preferences.data);
+  }, [preferences.data, dirty]);
 
   const change = (next: Preferences) => {
     setForm(next);
@@ -39,7 +39,7 @@ export function PreferencesForm({ markStale }: { markStale(sections: SettingsSec
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     try {
-      const saved = preferencesFrom(await update(form).unwrap(), detected);
+      const saved = await update(form).unwrap();
       setForm(saved);
       setDirty(false);
       dispatch(toastShown({ kind: 'success', messageKey: 'account.preferences.updated' }));

@@ -1,3 +1,4 @@
+import type { PreferencesAnswer } from '@kora/contracts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -39,8 +40,8 @@ export function CallbackPage() {
       async (result) => {
         if (!active || result.kind === 'silent') return;
         await manager
-          .getJson<{ preferences?: { language?: unknown } }>('/api/user/preferences')
-          .then((answer) => applyAccountLanguage(answer.preferences?.language))
+          .getJson<PreferencesAnswer>('/api/user/preferences')
+          .then((answer) => applyAccountLanguage(answer.preferences.language))
           .catch((error: unknown) => console.warn('The saved language could not be read', error));
         if (!active) return;
         dispatch(sessionResolved(userFromTokens(result.user)));

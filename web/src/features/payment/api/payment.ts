@@ -8,6 +8,7 @@ import type {
   PaymentsConfig,
   PaymentStatusAnswer,
   Plan,
+  PreferencesAnswer,
   UnlockAnswer,
 } from '@kora/contracts';
 import { api, errorBody } from '../../../lib/api';
@@ -28,8 +29,8 @@ export interface Credits {
 }
 
 /** The currency saved in the account's preferences, null when the answer has none this client knows. */
-function savedCurrency(answer: { preferences?: { currency?: unknown } }): Currency | null {
-  const currency = answer.preferences?.currency;
+function savedCurrency(answer: PreferencesAnswer): Currency | null {
+  const currency: unknown = answer.preferences.currency;
   return CURRENCIES.find((code) => code === currency) ?? null;
 }
 
