@@ -96,3 +96,32 @@ export interface ProfileUpdate {
   postalCode?: string | null;
   country?: string | null;
 }
+
+/**
+ * `POST /api/auth/reset-password` (public): where to send a password reset link; `language` the interface's, so the
+ * answer is in it whatever the account's own (without it, Accept-Language's English or French, else French).
+ */
+export interface PasswordResetRequest {
+  email: string;
+  language?: Language;
+}
+
+/** Its answer, the same (status, body, language) whether or not the address has an account. */
+export interface PasswordResetAnswer {
+  success: true;
+  message: string;
+}
+
+/** `POST /api/user/account/deactivate`: the typed confirmation, exactly DELETE. */
+export interface DeactivateRequest {
+  confirmationText: string;
+}
+
+/**
+ * Its answer, and `POST /api/auth/delete-account`'s: the account is deactivated, its sessions ended, and it will be
+ * purged after `purgeAfter` unless its owner signs in before.
+ */
+export interface DeactivateAnswer {
+  success: true;
+  purgeAfter: string | null;
+}

@@ -4,7 +4,7 @@ import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { DeactivateService } from './deactivate.service';
 import { DecidesOnAccountState } from '../accounts/active-account.guard';
-import type { FieldCode } from '@kora/contracts';
+import type { DeactivateAnswer, DeactivateRequest, FieldCode } from '@kora/contracts';
 
 /** The exact text the user must type to confirm. */
 export const DEACTIVATION_CONFIRMATION = 'DELETE';
@@ -33,8 +33,8 @@ export class DeactivateController {
   @ApiOperation({ summary: 'Schedule the account for deletion; confirmationText must be exactly DELETE' })
   async deactivate(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() body: { confirmationText?: unknown },
-  ): Promise<{ success: true; purgeAfter: string | null }> {
+    @Body() body: { [K in keyof DeactivateRequest]?: unknown },
+  ): Promise<DeactivateAnswer> {
     if (body?.confirmationText !== DEACTIVATION_CONFIRMATION) {
       throw new ValidationFailedError(
         { confirmationText: DEACTIVATE_FIELD_CODES.confirmationRequired },
@@ -58,7 +58,7 @@ export class DeleteAccountController {
     operationId: 'AuthController_deleteAccount',
     summary: 'Schedule the account for deletion in 30 days and end its sessions',
   })
-  deleteAccount(@CurrentUser() user: AuthenticatedUser): Promise<{ success: true; purgeAfter: string | null }> {
+  deleteAccount(@CurrentUser() user: AuthenticatedUser): Promise<DeactivateAnswer> {
     return this.deactivation.deactivate(user.userId, 'delete-account');
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { DeactivateAnswer } from '@kora/contracts';
 import { CommandContexts } from '@kora/kernel/nest';
 import { IdentityProvider } from '../../ports/identity-provider';
 import { SessionRevocations } from '../../ports/session-revocations';
@@ -18,10 +19,7 @@ export class DeactivateService {
     private readonly revocations: SessionRevocations,
   ) {}
 
-  async deactivate(
-    userId: string,
-    via: 'settings' | 'delete-account',
-  ): Promise<{ success: true; purgeAfter: string | null }> {
+  async deactivate(userId: string, via: 'settings' | 'delete-account'): Promise<DeactivateAnswer> {
     const context = this.contexts.forUser(userId);
     // The provider's sessions and refresh tokens first, so no token can be issued after the cutoff.
     await this.provider.endSessions(userId);

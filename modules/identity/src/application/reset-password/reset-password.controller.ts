@@ -16,7 +16,7 @@ import { PersonalData } from '../accounts/personal-data';
 import { AfterResponse } from '../accounts/after-response';
 import { DecidesOnAccountState } from '../accounts/active-account.guard';
 import { TooManyResetsError } from '../../domain/errors';
-import type { FieldCode } from '@kora/contracts';
+import type { FieldCode, PasswordResetAnswer, PasswordResetRequest } from '@kora/contracts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 /** The code put in `fields` for an address that cannot be one. */
@@ -75,10 +75,10 @@ export class ResetPasswordController {
     summary: 'Send a password reset link; answers the same whether or not the address exists',
   })
   async resetPassword(
-    @Body() body: { email?: unknown; language?: unknown },
+    @Body() body: { [K in keyof PasswordResetRequest]?: unknown },
     @Ip() ip: string,
     @Headers('accept-language') acceptLanguage?: string,
-  ): Promise<{ success: true; message: string }> {
+  ): Promise<PasswordResetAnswer> {
     const language = requestLanguage(body?.language, acceptLanguage);
     const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
     if (!EMAIL.test(email)) throw new ValidationFailedError({ email: RESET_PASSWORD_FIELD_CODES.invalidEmail });

@@ -1,4 +1,8 @@
 import type {
+  DeactivateAnswer,
+  DeactivateRequest,
+  PasswordResetAnswer,
+  PasswordResetRequest,
   Preferences,
   PreferencesAnswer,
   PreferencesUpdate,
@@ -7,7 +11,6 @@ import type {
   ProfileUpdate,
 } from '@kora/contracts';
 import { api } from '../../../lib/api';
-import type { Language } from '../../../lib/i18n';
 
 export {
   type NotificationSettings,
@@ -17,12 +20,6 @@ export {
   type ProfileType,
   type ProfileUpdate,
 } from '@kora/contracts';
-
-/** `language`: the interface's, so the server answers in it whatever the account's own language. */
-export interface PasswordResetRequest {
-  email: string;
-  language: Language;
-}
 
 const accountApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -60,10 +57,10 @@ const accountApi = api.injectEndpoints({
         }
       },
     }),
-    requestPasswordReset: build.mutation<{ success: boolean; message?: string }, PasswordResetRequest>({
+    requestPasswordReset: build.mutation<PasswordResetAnswer, PasswordResetRequest>({
       query: (body) => ({ url: '/auth/reset-password', method: 'POST', body }),
     }),
-    deactivateAccount: build.mutation<{ success: boolean; purgeAfter?: string }, { confirmationText: string }>({
+    deactivateAccount: build.mutation<DeactivateAnswer, DeactivateRequest>({
       query: (body) => ({ url: '/user/account/deactivate', method: 'POST', body }),
     }),
   }),

@@ -36,7 +36,7 @@ export function DeactivateModal({ onClose }: { onClose(): void }) {
     try {
       session.endingHere(true); // the server ends the sessions: its word on the socket is this deactivation's
       const answer = await deactivate({ confirmationText: DELETE_CONFIRMATION }).unwrap();
-      const purgeAfter = answer?.purgeAfter ?? new Date(Date.now() + RESTORE_DAYS * 24 * 3600 * 1000).toISOString();
+      const purgeAfter = answer.purgeAfter ?? new Date(Date.now() + RESTORE_DAYS * 24 * 3600 * 1000).toISOString();
       localStorage.setItem(STORAGE_KEYS.deactivated, purgeAfter);
       await logout('/');
     } catch (failure) {
