@@ -1,3 +1,4 @@
+import type { HealthReport } from '@kora/contracts';
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { CodedHttpException } from '../http/error.filter';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -42,7 +43,8 @@ export class HealthController {
   @ApiResponse({ status: 503, description: 'At least one check is down; `failing` names it' })
   async check(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const report = await this.health.report();
-    const body = isOperator(request, this.config.OPS_TOKEN)
+    // Anyone is told the contract's report; operators get it with each check's details.
+    const body: HealthReport = isOperator(request, this.config.OPS_TOKEN)
       ? report
       : { status: report.status, failing: report.failing };
     await reply

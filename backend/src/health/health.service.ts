@@ -1,3 +1,4 @@
+import type { HealthReport as PublicHealthReport } from '@kora/contracts';
 import { Inject, Injectable, Logger as NestLogger } from '@nestjs/common';
 import { identifyTool, resolveTool, type ToolIdentity, type ToolName } from '@kora/audio-engine';
 import { EventStore, ReadStore } from '@kora/kernel';
@@ -12,10 +13,8 @@ export interface Check {
   [detail: string]: unknown;
 }
 
-export interface HealthReport {
-  status: 'ok' | 'degraded';
-  /** The names of the checks that failed. */
-  failing: string[];
+/** The report as operators get it: the contract's (the status, the names of the checks that failed) and each check. */
+export interface HealthReport extends PublicHealthReport {
   checks: Record<string, Check>;
 }
 

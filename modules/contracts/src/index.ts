@@ -5,6 +5,7 @@
 export * from './account';
 export * from './billing';
 export * from './errors';
+export * from './health';
 export * from './mixes';
 export * from './mixing';
 export * from './notifications';

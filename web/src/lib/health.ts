@@ -1,3 +1,5 @@
+import type { HealthReport } from '@kora/contracts';
+
 /**
  * The backend health check that precedes accepting a file (spec §5), shared by the studio's upload card and the
  * mixing studio.
@@ -13,7 +15,8 @@ export async function serverAvailable(now = Date.now()): Promise<boolean> {
   let ok: boolean;
   try {
     const response = await fetch('/api/health', { headers: { Accept: 'application/json' } });
-    const body = (await response.json().catch(() => null)) as { status?: string } | null;
+    // Not JSON (a proxy's page while the server is away): no report.
+    const body = (await response.json().catch(() => null)) as HealthReport | null;
     ok = response.ok && body?.status === 'ok';
   } catch {
     ok = false;

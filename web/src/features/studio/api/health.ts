@@ -1,10 +1,5 @@
+import type { HealthReport } from '@kora/contracts';
 import { api } from '../../../lib/api';
-
-/** What anyone is told; the checks' details go to operators only (OPS_TOKEN). */
-export interface HealthReport {
-  status: 'ok' | 'degraded';
-  failing: string[];
-}
 
 const healthApi = api.injectEndpoints({
   endpoints: (build) => ({
