@@ -1,3 +1,4 @@
+import type { UploadRefusal } from '@kora/contracts';
 import { Controller, Delete, Head, Options, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import { CodedHttpException } from '../http/error.filter';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -98,7 +99,8 @@ export class ResumableUploadsController {
       // that lost the refusal with its connection.
       if (error instanceof CodedError && error.kind !== 'not_found') {
         const { code, details } = error;
-        reply.header('Upload-Refusal', encodeURIComponent(JSON.stringify({ code, ...(details ? { details } : {}) })));
+        const refusal: UploadRefusal = { code, ...(details ? { details } : {}) };
+        reply.header('Upload-Refusal', encodeURIComponent(JSON.stringify(refusal)));
       }
       throw error;
     });

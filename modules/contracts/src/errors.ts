@@ -193,6 +193,13 @@ export interface ErrorAnswer {
   details?: Record<string, unknown>;
 }
 
+/**
+ * The `Upload-Refusal` header of a HEAD on a refused resumable upload (`/api/uploads/{id}`, URI-encoded JSON): a HEAD
+ * answer has no body, so the refusal's code and details ride in it, for a client that lost the refusal with its
+ * connection.
+ */
+export type UploadRefusal = Pick<ErrorAnswer, 'code' | 'details'>;
+
 /** Whether a body is an error answer (a route's own answer never has a `code` of text). */
 export const isErrorAnswer = (body: unknown): body is ErrorAnswer =>
   typeof body === 'object' && body !== null && typeof (body as ErrorAnswer).code === 'string';

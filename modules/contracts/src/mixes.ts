@@ -86,6 +86,20 @@ export interface MixSession {
   updatedAt: string;
 }
 
+/**
+ * `{ session }`: the answer of `GET /api/mixing/sessions/{id}` and of the calls that change one (create it, add its
+ * tracks, one at a time or a batch, change a track's settings).
+ */
+export interface MixSessionAnswer {
+  session: MixSession;
+}
+
+/** `PUT /api/mixing/tracks/batch-settings`: the session as changed (null when no track was named). */
+export interface BatchSettingsAnswer {
+  success: true;
+  session: MixSession | null;
+}
+
 /** `GET /api/mixing/sessions/{id}/preview`: the session and its board's rows (none before the mix is made). */
 export interface MixPreview {
   session: MixSession;

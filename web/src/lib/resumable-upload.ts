@@ -1,3 +1,4 @@
+import { type ErrorAnswer, isErrorAnswer, type UploadRefusal } from '@kora/contracts';
 import { Upload, type DetailedError, type HttpRequest, type HttpResponse } from 'tus-js-client';
 import type { TokenSource } from './api';
 
@@ -25,9 +26,10 @@ export interface SendProgress {
 export class SendRefusedError extends Error {
   constructor(
     readonly status: number,
-    readonly body: { code?: string; message?: string; details?: Record<string, unknown> } | null,
+    /** The error answer of a refused request, or the `Upload-Refusal` header of a HEAD; null when none was readable. */
+    readonly body: ErrorAnswer | UploadRefusal | null,
   ) {
-    super(body?.message ?? `Refused (${status})`);
+    super(body && 'message' in body ? body.message : `Refused (${status})`);
   }
 }
 
@@ -97,18 +99,22 @@ function waitForNetwork(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** Whether an `Upload-Refusal` header read as one: a code, and maybe details. */
+const isRefusal = (given: unknown): given is UploadRefusal =>
+  typeof given === 'object' && given !== null && typeof (given as UploadRefusal).code === 'string';
+
 /** The server's answer to a refused request, if the error carries one. */
 function refusal(error: Error): SendRefusedError | null {
   const response = (error as DetailedError).originalResponse;
   const status = response?.getStatus() ?? 0;
   if (status < 400 || status >= 500 || status === 409 || status === 423 || status === 401) return null;
-  let body: SendRefusedError['body'];
+  let body: unknown;
   try {
-    body = JSON.parse(response!.getBody()) as SendRefusedError['body'];
+    body = JSON.parse(response!.getBody());
   } catch {
     body = null;
   }
-  return new SendRefusedError(status, body);
+  return new SendRefusedError(status, isErrorAnswer(body) ? body : null);
 }
 
 /**
@@ -157,10 +163,8 @@ export function sendResumable(session: TokenSource, file: File, options: SendOpt
         const refusal = request.getMethod() === 'HEAD' ? response.getHeader('Upload-Refusal') : undefined;
         if (!refusal) return;
         try {
-          refusedBy = new SendRefusedError(
-            response.getStatus(),
-            JSON.parse(decodeURIComponent(refusal)) as SendRefusedError['body'],
-          );
+          const given = JSON.parse(decodeURIComponent(refusal)) as unknown;
+          refusedBy = new SendRefusedError(response.getStatus(), isRefusal(given) ? given : null);
         } catch {
           refusedBy = new SendRefusedError(response.getStatus(), null);
         }

@@ -1,3 +1,4 @@
+import type { MixSessionAnswer } from '@kora/contracts';
 import { Controller, Inject, type OnModuleInit, Param, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EngineError, probe, sniffHead } from '@kora/audio-engine';
@@ -22,7 +23,7 @@ import type { MixTrackFile, MixTrackSettings } from '../../contracts/events';
 import { NoFilesError, NotWavError, TooManyTracksError } from '../../domain/errors';
 import { MAX_TRACKS } from '../../domain/session';
 import { MixCommands } from '../mix-commands';
-import { type MixSessionView, sessionView } from '../sessions/mix-views';
+import { sessionView } from '../sessions/mix-views';
 import { SessionReads } from '../sessions/session-reads';
 import { MIXING_FIELD_CODES, trackSettings } from '../sessions/settings';
 
@@ -69,7 +70,7 @@ export class AddTracksController implements OnModuleInit {
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
     @Req() request: FastifyRequest,
-  ): Promise<{ session: MixSessionView }> {
+  ): Promise<MixSessionAnswer> {
     return this.addTracks(user, id, (keyOf, trackIds) => this.receiveForm(request.raw, 'file', keyOf, trackIds));
   }
 
@@ -85,7 +86,7 @@ export class AddTracksController implements OnModuleInit {
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
     @Req() request: FastifyRequest,
-  ): Promise<{ session: MixSessionView }> {
+  ): Promise<MixSessionAnswer> {
     if (/^application\/json/i.test(request.headers['content-type'] ?? '')) {
       return this.addTracks(user, id, (keyOf, trackIds) => this.claimSent(user, request.body, keyOf, trackIds));
     }
@@ -145,7 +146,7 @@ export class AddTracksController implements OnModuleInit {
     user: AuthenticatedUser,
     sessionId: string,
     receive: (keyOf: (trackId: string) => string, trackIds: string[]) => Promise<Received>,
-  ): Promise<{ session: MixSessionView }> {
+  ): Promise<MixSessionAnswer> {
     const session = await this.reads.session(user, sessionId);
     const room = MAX_TRACKS - session.tracks.length;
     const trackIds: string[] = [];

@@ -1,9 +1,10 @@
+import type { BatchSettingsAnswer, MixSessionAnswer } from '@kora/contracts';
 import { Body, Controller, Param, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import type { MixSessionDocument } from '../../contracts/queries';
 import { MixCommands } from '../mix-commands';
-import { type MixSessionView, sessionView } from '../sessions/mix-views';
+import { sessionView } from '../sessions/mix-views';
 import { SessionReads } from '../sessions/session-reads';
 import { sessionSettings, trackSettings } from '../sessions/settings';
 
@@ -26,7 +27,7 @@ export class ChangeSettingsController {
   async batchSettings(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: { updates?: unknown; musicalStyle?: unknown; mixingStyle?: unknown; sampleRate?: unknown },
-  ): Promise<{ success: true; session: MixSessionView | null }> {
+  ): Promise<BatchSettingsAnswer> {
     const updates = Array.isArray(body?.updates) ? (body.updates as Array<Record<string, unknown>>) : [];
     let last: MixSessionDocument | null = null;
     for (const update of updates) {
@@ -54,7 +55,7 @@ export class ChangeSettingsController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') trackId: string,
     @Body() body: unknown,
-  ): Promise<{ session: MixSessionView }> {
+  ): Promise<MixSessionAnswer> {
     const session = await this.reads.sessionOfTrack(user, trackId);
     const track = session.tracks.find((candidate) => candidate.trackId === trackId)!;
     await this.mixes.execute(

@@ -1,9 +1,10 @@
+import type { MixSessionAnswer } from '@kora/contracts';
 import { Body, Controller, Inject, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IDS, type IdGenerator, ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
 import { MixCommands } from '../mix-commands';
-import { type MixSessionView, sessionView } from '../sessions/mix-views';
+import { sessionView } from '../sessions/mix-views';
 import { SessionReads } from '../sessions/session-reads';
 import { MIXING_FIELD_CODES, sessionSettings } from '../sessions/settings';
 
@@ -28,7 +29,7 @@ export class CreateSessionController {
   async create(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: { name?: unknown; mixingStyle?: unknown; sampleRate?: unknown },
-  ): Promise<{ session: MixSessionView }> {
+  ): Promise<MixSessionAnswer> {
     const name = typeof body?.name === 'string' ? body.name.trim() : '';
     if (!name) throw new ValidationFailedError({ name: MIXING_FIELD_CODES.nameRequired });
     const settings = sessionSettings(body ?? {});

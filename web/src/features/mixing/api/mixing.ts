@@ -1,4 +1,13 @@
-import type { MixPreview, MixRequestAnswer, MixSession, MixStatusAnswer, MixStatusMessage } from '@kora/contracts';
+import type {
+  BatchSettingsAnswer,
+  ErrorAnswer,
+  MixPreview,
+  MixRequestAnswer,
+  MixSessionAnswer,
+  MixStatusAnswer,
+  MixStatusMessage,
+  UploadRefusal,
+} from '@kora/contracts';
 import { api, type ApiExtra, type TokenSource } from '../../../lib/api';
 import { postNamingUploads, sendResumable, SendRefusedError, type SendProgress } from '../../../lib/resumable-upload';
 import type { MusicalStyle, SampleRate, TrackSettings } from '../model/mixing';
@@ -21,12 +30,12 @@ const sessionTag = (id: string) => ({ type: 'MixSession' as const, id });
 export const mixingApi = api.enhanceEndpoints({ addTagTypes: ['MixSession'] }).injectEndpoints({
   endpoints: (build) => ({
     createMixSession: build.mutation<
-      { session: MixSession },
+      MixSessionAnswer,
       { name: string; mixingStyle: MusicalStyle; sampleRate: SampleRate }
     >({
       query: (body) => ({ url: '/mixing/sessions/create', method: 'POST', body }),
     }),
-    getMixSession: build.query<{ session: MixSession }, string>({
+    getMixSession: build.query<MixSessionAnswer, string>({
       query: (id) => `/mixing/sessions/${encodeURIComponent(id)}`,
       providesTags: (_result, _error, id) => [sessionTag(id)],
       /** A `mix.status` message for this session (ready, failed, cancelled, unlocked) reloads it. */
@@ -47,7 +56,7 @@ export const mixingApi = api.enhanceEndpoints({ addTagTypes: ['MixSession'] }).i
       },
     }),
     updateMixTrack: build.mutation<
-      { session: MixSession },
+      MixSessionAnswer,
       { trackId: string; sessionId: string; changes: Partial<TrackSettings> }
     >({
       query: ({ trackId, changes }) => ({
@@ -58,7 +67,7 @@ export const mixingApi = api.enhanceEndpoints({ addTagTypes: ['MixSession'] }).i
       invalidatesTags: (_result, _error, { sessionId }) => [sessionTag(sessionId)],
     }),
     updateMixSession: build.mutation<
-      { success: boolean; session: MixSession | null },
+      BatchSettingsAnswer,
       {
         sessionId: string;
         musicalStyle?: MusicalStyle;
@@ -118,9 +127,13 @@ export const {
   useGetMixPreviewQuery,
 } = mixingApi;
 
+/**
+ * What the batch of files answered: its status, and the session with its new tracks (201), or the refusal (the
+ * server's error answer, or a file's refusal while it was sent); null when no body could be read.
+ */
 export interface BatchAnswer {
   status: number;
-  body: { session?: MixSession; code?: string; message?: string } | null;
+  body: MixSessionAnswer | ErrorAnswer | UploadRefusal | null;
 }
 
 /**
@@ -160,7 +173,7 @@ export async function uploadMixTracks(
       before += file.size;
     }
   } catch (error) {
-    if (error instanceof SendRefusedError) return { status: error.status, body: error.body as BatchAnswer['body'] };
+    if (error instanceof SendRefusedError) return { status: error.status, body: error.body };
     throw error;
   }
   return postNamingUploads<BatchAnswer['body']>(

@@ -119,7 +119,7 @@ export function MixSetup({
         return;
       }
       if (answer.status !== 201) {
-        setFailure(uploadProblem(answer.body?.code));
+        setFailure(uploadProblem(answer.body && 'code' in answer.body ? answer.body.code : undefined));
         return;
       }
       try {
