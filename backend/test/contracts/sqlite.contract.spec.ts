@@ -87,6 +87,39 @@ describe('embedded SQLite event store: group commit', () => {
   });
 });
 
+describe('embedded SQLite event store: an error that ends the transaction', () => {
+  it('fails the whole group when SQLite rolls the transaction back under an append, and stores none of it', async () => {
+    const { db, close } = openDatabase();
+    try {
+      const store = new SqliteEventStore(db);
+      const writer = db.writer;
+      const statements = Object.getPrototypeOf(writer.prepare('SELECT 1')) as { run: (...args: unknown[]) => unknown };
+      const run = statements.run;
+      let inserts = 0;
+      // The second INSERT of the group meets a full disk: SQLite rolls the transaction back and answers SQLITE_FULL.
+      const full = jest.spyOn(statements, 'run').mockImplementation(function (this: { source: string }, ...args) {
+        if (this.source.startsWith('INSERT INTO events') && ++inserts === 2) {
+          writer.exec('ROLLBACK');
+          throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+        }
+        return run.apply(this, args);
+      });
+      const streams = [unique('full-'), unique('full-'), unique('full-')];
+      let outcomes: PromiseSettledResult<AppendResult>[];
+      try {
+        outcomes = await Promise.allSettled(streams.map((s) => store.append(s, [testEvent('A')], 'no_stream')));
+      } finally {
+        full.mockRestore();
+      }
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      for (const stream of streams) expect(await store.readStream(stream)).toEqual([]);
+      await store.append(streams[2]!, [testEvent('A')], 'no_stream'); // and the store goes on
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('embedded SQLite read store: relaxed transactions commit together', () => {
   let opened: ReturnType<typeof openDatabase>;
   let store: SqliteReadStore;

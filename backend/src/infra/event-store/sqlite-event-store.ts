@@ -182,6 +182,9 @@ export class SqliteEventStore extends EventStore {
           if (batch) run(w, 'RELEASE append');
           outcomes.push({ ok: true, ...outcome });
         } catch (error) {
+          // SQLite ends the whole transaction on some errors (disk full, I/O): the group then fails together, before
+          // a later append could run outside it.
+          if (!w.inTransaction) throw error;
           if (batch) {
             run(w, 'ROLLBACK TO append');
             run(w, 'RELEASE append');
