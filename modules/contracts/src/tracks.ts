@@ -151,6 +151,33 @@ export interface EngineReport {
   decisions?: { preview: { startSec: number } };
 }
 
+/**
+ * What a job of a track's service asks for: the upload form's fields (multipart), the same as JSON in an upload naming
+ * resumable uploads (`UploadRequest`), and the body of `POST /api/audio/track/{id}/reprocess`. An option of another
+ * service is not read; one left out takes the service's default.
+ */
+export interface TrackOptions {
+  service: TrackService;
+  /** Audio enhancement's preset (default audio). */
+  preset?: EnhancementPreset;
+  /** Stem separation's mode (default vocals). */
+  mode?: StemMode;
+  /** Mastering's intensity (default medium). */
+  intensity?: MasteringIntensity;
+  /** Mastering's loudness target (default streaming; with a reference and no target, the reference's loudness). */
+  target?: MasteringTarget;
+}
+
+/**
+ * `POST /api/audio/upload` as JSON: the file sent by the resumable protocol (`/api/uploads`, purpose track) and, for
+ * mastering only, a reference track sent the same way (purpose reference), by their upload ids; and the job's
+ * options. Each upload is used once. The answer is the new `Track` (201).
+ */
+export interface UploadRequest extends TrackOptions {
+  upload: string;
+  reference?: string;
+}
+
 /** A track as the server sends it (`GET /api/audio/track/{id}`, the recent list, an upload's answer; spec §3). */
 export interface Track {
   id: string;

@@ -1,3 +1,4 @@
+import type { TrackOptions } from '@kora/contracts';
 import { EngineError, type ProbeResult, sniffHead } from '@kora/audio-engine';
 import { DamagedFileError, FileTooLargeError, FileTooSmallError } from '@kora/kernel';
 import {
@@ -97,7 +98,7 @@ export interface UploadChoice {
  * Reads the form's service, preset, mode and mastering settings, with the spec's defaults. With a reference track
  * and no target, mastering aims for the reference's loudness (target null).
  */
-export function uploadChoice(fields: Record<string, string>, hasReference = false): UploadChoice {
+export function uploadChoice(fields: Partial<Record<keyof TrackOptions, string>>, hasReference = false): UploadChoice {
   const service = fields.service as TrackService;
   if (!TRACK_SERVICES.includes(service)) {
     throw new InvalidServiceError();

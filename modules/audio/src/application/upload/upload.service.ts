@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { CountTracksInProgress, GetTrack, type TrackDocument } from '../../contracts/queries';
 import { AlreadyProcessingError, TooManyFilesError, TrackNotFoundError } from '../../domain/errors';
 import { TrackCommands } from '../track-commands';
-import type { Track } from '@kora/contracts';
+import type { Track, TrackOptions, UploadRequest } from '@kora/contracts';
 import { trackView } from '../tracks/track-view';
 import {
   checkContent,
@@ -32,17 +32,26 @@ const MAX_FILENAME = 255;
 export const TRACK_PURPOSE = 'track';
 export const REFERENCE_PURPOSE = 'reference';
 
+/** A job's options, each of the contract's `TrackOptions` (a new one is read here, or this fails the type check). */
+const OPTION_FIELDS = Object.keys({
+  service: true,
+  preset: true,
+  mode: true,
+  intensity: true,
+  target: true,
+} satisfies Record<keyof TrackOptions, true>) as Array<keyof TrackOptions>;
+
 /**
- * A JSON body's text fields (a reprocess request's choice, a resumable upload's ids) as the upload form's fields: a
- * field that is not text counts as invalid.
+ * A JSON body's text fields (a reprocess request's options, a resumable upload's ids: the contract's `UploadRequest`)
+ * as the upload form's fields: a field that is not text counts as invalid.
  */
-function jsonFields(
+function jsonFields<Name extends keyof UploadRequest>(
   body: unknown,
-  names: readonly string[] = ['service', 'preset', 'mode', 'intensity', 'target'],
-): Record<string, string> {
+  names: readonly Name[],
+): Partial<Record<Name, string>> {
   const given =
     typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  const fields: Record<string, string> = {};
+  const fields: Partial<Record<Name, string>> = {};
   for (const name of names) {
     const value = given[name];
     if (value === undefined || value === null || value === '') continue;
@@ -101,7 +110,7 @@ export class UploadService implements OnModuleInit {
   async uploadSent(userId: string, body: unknown): Promise<Track & { service: TrackService }> {
     const ids = jsonFields(body, ['upload', 'reference']);
     if (!ids.upload) throw new FileRequiredError();
-    const choice = uploadChoice(jsonFields(body), ids.reference !== undefined);
+    const choice = uploadChoice(jsonFields(body, OPTION_FIELDS), ids.reference !== undefined);
     const trackId = this.ids.newId();
     const key = `tracks/${trackId}/original`;
     const referenceKey = `tracks/${trackId}/reference`;
@@ -178,7 +187,7 @@ export class UploadService implements OnModuleInit {
    * uploads (not demos) can be picked; anything else is as absent as a deleted track.
    */
   async reprocess(userId: string, sourceId: string, body: unknown): Promise<Track & { service: TrackService }> {
-    const choice = uploadChoice(jsonFields(body));
+    const choice = uploadChoice(jsonFields(body, OPTION_FIELDS));
     const source = await this.queries.execute<GetTrack, TrackDocument | null>(new GetTrack(userId, sourceId));
     const sourceKey = source?.files.original;
     if (!source || source.isDemo || !sourceKey) throw new TrackNotFoundError();

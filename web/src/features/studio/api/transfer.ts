@@ -1,16 +1,21 @@
+import type { ErrorAnswer, Track, TrackOptions, UploadRefusal, UploadRequest } from '@kora/contracts';
 import type { TokenSource } from '../../../lib/api';
 import { postNamingUploads, sendResumable, SendRefusedError, type SendProgress } from '../../../lib/resumable-upload';
 
-/** What an upload answered: the track (201) or the server's error body. */
+/**
+ * What an upload answered: its status, and the new track (201) or the refusal (the server's error answer, or the
+ * file's refusal while it was sent); null when no body could be read.
+ */
 export interface UploadAnswer {
   status: number;
-  body: { id?: string; code?: string; message?: string; details?: { limitMb?: number; limitMinutes?: number } } | null;
+  body: Track | ErrorAnswer | UploadRefusal | null;
 }
 
-export interface UploadRequest {
+/** What `uploadTrack` is given: the file and the job's options, and how to follow (or stop) the sending. */
+export interface TrackUpload {
   file: File;
-  /** The form's choice: service, preset, mode, intensity, target. */
-  fields: Record<string, string>;
+  /** The card's choice, as the upload takes it: the service and its options. */
+  fields: TrackOptions;
   /** Mastering's reference track, sent before the file. */
   reference?: File | null;
   onProgress(progress: SendProgress): void;
@@ -19,12 +24,12 @@ export interface UploadRequest {
 
 /** A refusal as the upload's answer (the card shows its message); anything else is thrown. */
 function refusedAnswer(error: unknown): UploadAnswer {
-  if (error instanceof SendRefusedError) return { status: error.status, body: error.body as UploadAnswer['body'] };
+  if (error instanceof SendRefusedError) return { status: error.status, body: error.body };
   throw error;
 }
 
 /** The file as sent: a WAV compressed to FLAC in a worker when that pays (never changing a sample), else itself. */
-async function compressed(request: UploadRequest): Promise<{ file: File; flac: boolean }> {
+async function compressed(request: TrackUpload): Promise<{ file: File; flac: boolean }> {
   const { compressForUpload } = await import('../../../lib/flac/compressForUpload');
   const result = await compressForUpload(request.file, {
     signal: request.signal,
@@ -45,8 +50,8 @@ async function compressed(request: UploadRequest): Promise<{ file: File; flac: b
  * reference first, for mastering), then the job asked for by `POST /api/audio/upload` naming the uploads. A refusal
  * at any step is the answer; a network gone for good, or an abort, is thrown.
  */
-export async function uploadTrack(session: TokenSource, request: UploadRequest): Promise<UploadAnswer> {
-  const { service = '', preset = '' } = request.fields;
+export async function uploadTrack(session: TokenSource, request: TrackUpload): Promise<UploadAnswer> {
+  const { service, preset = '' } = request.fields;
   const fingerprint = (file: File, purpose: string, encoding: string) =>
     ['kora', purpose, service, preset, encoding, file.name, file.size, file.lastModified].join(':');
   try {
@@ -72,12 +77,8 @@ export async function uploadTrack(session: TokenSource, request: UploadRequest):
       onProgress: request.onProgress,
       signal: request.signal,
     });
-    return await postNamingUploads<UploadAnswer['body']>(
-      session,
-      '/api/audio/upload',
-      { ...request.fields, upload, ...(reference ? { reference } : {}) },
-      request.signal,
-    );
+    const body: UploadRequest = { ...request.fields, upload, ...(reference ? { reference } : {}) };
+    return await postNamingUploads<UploadAnswer['body']>(session, '/api/audio/upload', body, request.signal);
   } catch (error) {
     return refusedAnswer(error);
   }

@@ -1,4 +1,4 @@
-import type { BillingService } from '@kora/contracts';
+import type { BillingService, TrackOptions } from '@kora/contracts';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { type ComponentType, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -197,11 +197,7 @@ export function StudioPage({
     [setParams],
   );
 
-  const start = async (
-    file: File,
-    fields: Record<string, string>,
-    reference: File | null,
-  ): Promise<UploadMessage | null> => {
+  const start = async (file: File, fields: TrackOptions, reference: File | null): Promise<UploadMessage | null> => {
     setUploading({ filename: file.name, percent: 0 });
     // Whether the file was compressed before sending: compressing then takes the first tenth of the ring's share.
     let compressed = false;
@@ -220,8 +216,9 @@ export function StudioPage({
           }));
         },
       });
-      if (answer.status === 201 && answer.body?.id) {
-        openTrack(answer.body.id);
+      const track = answer.status === 201 && answer.body && !('code' in answer.body) ? answer.body : null;
+      if (track) {
+        openTrack(track.id);
         setRefreshSignal((signal) => signal + 1);
         return null;
       }

@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, jest } from '@jest/globals';
 import i18n from 'i18next';
+import type { TrackOptions } from '@kora/contracts';
 import { UploadCard } from './UploadCard';
 
 const MB = 1024 * 1024;
@@ -22,7 +23,7 @@ async function choose(file: File) {
 
 describe('the upload card', () => {
   const setup = (props: Partial<Parameters<typeof UploadCard>[0]> = {}) => {
-    const onStart = jest.fn(async (_file: File, _fields: Record<string, string>, _reference: File | null) => null);
+    const onStart = jest.fn(async (_file: File, _fields: TrackOptions, _reference: File | null) => null);
     const checkServer = jest.fn(async () => true);
     render(
       <UploadCard service="AI_MASTERING" uploading={null} onStart={onStart} checkServer={checkServer} {...props} />,
@@ -166,7 +167,7 @@ describe('the upload card', () => {
       .fn<
         (
           file: File,
-          fields: Record<string, string>,
+          fields: TrackOptions,
           reference: File | null,
         ) => Promise<{ place: 'file' | 'banner'; key: string; limitMb?: number } | null>
       >()

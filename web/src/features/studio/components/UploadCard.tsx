@@ -13,6 +13,7 @@ import {
   type MasteringTarget,
   STEM_MODES,
   type StemMode,
+  type TrackOptions,
   type TrackService,
 } from '@kora/contracts';
 import { acceptFor, checkFile, PRESET_CHOICES } from '../model/validation';
@@ -43,7 +44,7 @@ export interface UploadCardProps {
   service: TrackService;
   uploading: UploadingState | null;
   /** Sends the file (and mastering's reference track); resolves with the refusal to show, or null once taken. */
-  onStart(file: File, fields: Record<string, string>, reference: File | null): Promise<UploadMessage | null>;
+  onStart(file: File, fields: TrackOptions, reference: File | null): Promise<UploadMessage | null>;
   /** The other ways to a track (the demo, the media library), given by the app with the card's options. */
   sources?(options: Record<string, string>): ReactNode;
   /** The health check before a file is accepted (at most once a minute); replaced in tests. */
@@ -140,7 +141,7 @@ export function UploadCard({
   };
 
   /** The job's options as chosen on the card (a reference track travels as a file, not a field). */
-  const options = (): Record<string, string> => {
+  const options = (): Omit<TrackOptions, 'service'> => {
     if (service === 'STEM_SEPARATION') return { mode };
     if (service === 'AUDIO_ENHANCEMENT') return { preset };
     return target === 'reference' ? { intensity } : { intensity, target };
@@ -150,7 +151,7 @@ export function UploadCard({
     if (!file || uploading || starting) return;
     setStarting(true);
     setBanner(null);
-    const fields: Record<string, string> = { service, ...options() };
+    const fields: TrackOptions = { service, ...options() };
     try {
       const refusal = await onStart(file, fields, service === 'AI_MASTERING' ? reference : null);
       if (refusal?.place === 'file') {

@@ -17,6 +17,14 @@ describe('an upload refusal, as the upload card shows it', () => {
     ).toEqual({ place: 'file', key: 'upload.errors.fileSizeMax', limitMb: 50 });
   });
 
+  it('reads a file refused while it was sent (the Upload-Refusal header: a code and details, no message)', () => {
+    expect(uploadMessage({ status: 400, body: { code: 'UPLOAD.FILE_SIZE_MIN', details: { limitMb: 1 } } })).toEqual({
+      place: 'file',
+      key: 'upload.errors.fileSizeMin',
+      limitMb: 1,
+    });
+  });
+
   it('says a file cut short is damaged, by the file, not that it is the wrong kind', () => {
     expect(uploadMessage({ status: 400, body: { code: 'UPLOAD.DAMAGED_FILE', message: 'damaged' } })).toEqual({
       place: 'file',

@@ -14,10 +14,11 @@ export interface UploadMessage {
 /** The message for a refused upload (the spec's catalogue, §8): 503 is "temporarily unavailable". */
 export function uploadMessage(answer: UploadAnswer | null): UploadMessage {
   if (!answer) return { place: 'banner', key: 'upload.errors.failed' };
-  const code = answer.body?.code;
+  const refusal = answer.body && 'code' in answer.body ? answer.body : null;
+  const code = refusal?.code;
   const fileKey = errorKeyFor('uploadFile', code);
   if (fileKey) {
-    const { limitMb, limitMinutes } = answer.body?.details ?? {};
+    const { limitMb, limitMinutes }: Record<string, unknown> = refusal?.details ?? {};
     return {
       place: 'file',
       key: fileKey,
