@@ -2,7 +2,7 @@ import { Body, Controller, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { MASTERING_INTENSITIES, MASTERING_TARGETS, TRACK_SERVICES, type TrackService } from '../../contracts/events';
-import type { Track } from '@kora/contracts';
+import type { Track, TrackOptions } from '@kora/contracts';
 import { UploadService } from '../upload/upload.service';
 
 /**
@@ -44,7 +44,8 @@ export class ReprocessTrackController {
   reprocess(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
-    @Body() body: unknown,
+    // The contract's TrackOptions as they arrive: the upload service checks each.
+    @Body() body: { [K in keyof TrackOptions]?: unknown },
   ): Promise<Track & { service: TrackService }> {
     return this.uploads.reprocess(user.userId, id, body);
   }

@@ -1,4 +1,4 @@
-import { isMixCard, type LibraryAnswer, type RecentPage, type Track } from '@kora/contracts';
+import { isMixCard, type LibraryAnswer, type RecentPage, type Track, type TrackOptions } from '@kora/contracts';
 import { api, type ApiExtra } from '../../../lib/api';
 
 export interface RecentTracksArgs {
@@ -7,12 +7,8 @@ export interface RecentTracksArgs {
   search: string;
 }
 
-export interface ReprocessArgs {
-  id: string;
-  service: string;
-  /** The job's options, as the upload takes them: mode, preset, intensity, target. */
-  [option: string]: string;
-}
+/** The earlier upload's track, and the new job's service and options (the contract's, as an upload takes them). */
+export type ReprocessArgs = { id: string } & TrackOptions;
 
 const TRACK_LIST = { type: 'Track' as const, id: 'LIST' };
 const LIBRARY = { type: 'Library' as const, id: 'LIST' };

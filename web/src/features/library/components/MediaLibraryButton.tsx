@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Track } from '@kora/contracts';
+import type { Track, TrackOptions, TrackService } from '@kora/contracts';
 
 // The dialog loads when first opened: it is not part of the studio's first paint (docs/benchmarks.md, "Web client").
 const MediaLibraryDialog = lazy(async () => ({ default: (await import('./MediaLibraryDialog')).MediaLibraryDialog }));
@@ -11,8 +11,8 @@ export function MediaLibraryButton({
   options,
   onStarted,
 }: {
-  service: string;
-  options?: Record<string, string>;
+  service: TrackService;
+  options?: Omit<TrackOptions, 'service'>;
   onStarted(track: Track): void;
 }) {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { fakeServer, renderRoutes } from '../../../test/fakes';
-import type { LibraryTrack } from '@kora/contracts';
+import type { LibraryTrack, TrackOptions } from '@kora/contracts';
 import { DEFAULT_LIBRARY_SORT, libraryRows, MediaLibraryDialog } from './MediaLibraryDialog';
 
 const MB = 1024 * 1024;
@@ -37,7 +37,7 @@ describe('media library dialog', () => {
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
   });
 
-  const open = (props: { options?: { mode?: string; preset?: string } } = {}) => {
+  const open = (props: { options?: Omit<TrackOptions, 'service'> } = {}) => {
     const onStarted = jest.fn();
     const onClose = jest.fn();
     renderRoutes([

@@ -5,7 +5,7 @@ import { Modal } from '../../../components/Modal';
 import { errorBody } from '../../../lib/api';
 import { errorKey } from '../../../lib/error-codes';
 import { formatDate, formatNumber } from '../../../lib/format';
-import type { LibraryTrack, Track } from '@kora/contracts';
+import type { LibraryTrack, Track, TrackOptions, TrackService } from '@kora/contracts';
 import { useGetLibraryQuery, useReprocessTrackMutation } from '../api/library';
 import { displayName } from '../model/tracks';
 import './library.css';
@@ -54,9 +54,9 @@ function selectionError(error: unknown): { key: string; limitMb?: number; limitM
 export interface MediaLibraryDialogProps {
   open: boolean;
   /** The service of the new job. */
-  service: string;
-  /** The stem mode or enhancement preset chosen on the upload card, if any. */
-  options?: Record<string, string>;
+  service: TrackService;
+  /** The options chosen on the upload card (a stem mode, an enhancement preset, mastering's), if any. */
+  options?: Omit<TrackOptions, 'service'>;
   onClose(): void;
   /** The new track, processing: the caller closes the dialog and follows it. */
   onStarted(track: Track): void;

@@ -1,4 +1,4 @@
-import type { BillingService, TrackOptions } from '@kora/contracts';
+import type { BillingService, TrackOptions, TrackService } from '@kora/contracts';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { type ComponentType, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -69,9 +69,9 @@ export interface MixingStudioProps {
 
 /** What the app's demo and media library buttons get: the service, the card's options, and how to open a track. */
 export interface TrackSourcesProps {
-  service: string;
+  service: TrackService;
   /** The upload card's choices for the job (mode, preset, intensity, target), as the upload sends them. */
-  options: Record<string, string>;
+  options: Omit<TrackOptions, 'service'>;
   /** False when the service's credits are spent: only the demo stays open, not a new job from the media library. */
   canStart: boolean;
   onOpen(track: { id: string }): void;

@@ -46,7 +46,7 @@ export interface UploadCardProps {
   /** Sends the file (and mastering's reference track); resolves with the refusal to show, or null once taken. */
   onStart(file: File, fields: TrackOptions, reference: File | null): Promise<UploadMessage | null>;
   /** The other ways to a track (the demo, the media library), given by the app with the card's options. */
-  sources?(options: Record<string, string>): ReactNode;
+  sources?(options: Omit<TrackOptions, 'service'>): ReactNode;
   /** The health check before a file is accepted (at most once a minute); replaced in tests. */
   checkServer?(): Promise<boolean>;
   /** Open unless the app says the service's credits are spent or unknown (stem separation, enhancement). */
