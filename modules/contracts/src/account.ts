@@ -56,6 +56,26 @@ export const PROFILE_TYPES = [
 ] as const;
 export type ProfileType = (typeof PROFILE_TYPES)[number];
 
+/** The spec's countries (the profile's `country`): two-letter code, three-letter code, English name. */
+export const COUNTRIES = {
+  SN: { alpha3: 'SEN', name: 'Senegal' },
+  FR: { alpha3: 'FRA', name: 'France' },
+  US: { alpha3: 'USA', name: 'United States' },
+  GB: { alpha3: 'GBR', name: 'United Kingdom' },
+  CI: { alpha3: 'CIV', name: "Côte d'Ivoire" },
+  ML: { alpha3: 'MLI', name: 'Mali' },
+  BF: { alpha3: 'BFA', name: 'Burkina Faso' },
+  TG: { alpha3: 'TGO', name: 'Togo' },
+  BJ: { alpha3: 'BEN', name: 'Benin' },
+  NE: { alpha3: 'NER', name: 'Niger' },
+  CM: { alpha3: 'CMR', name: 'Cameroon' },
+  CA: { alpha3: 'CAN', name: 'Canada' },
+  DE: { alpha3: 'DEU', name: 'Germany' },
+  IT: { alpha3: 'ITA', name: 'Italy' },
+  ES: { alpha3: 'ESP', name: 'Spain' },
+} as const;
+export type CountryCode = keyof typeof COUNTRIES;
+
 /**
  * The signed-in user's profile as the server sends it, personal fields opened: a field never given is '' (not null),
  * `country` a two-letter code of the spec's countries or ''.

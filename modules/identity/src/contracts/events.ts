@@ -1,4 +1,4 @@
-import type { Language, Preferences, ProfileType } from '@kora/contracts';
+import type { CountryCode, Language, Preferences, ProfileType } from '@kora/contracts';
 import type { DomainEvent, Sealed } from '@kora/kernel';
 
 /**
@@ -7,28 +7,17 @@ import type { DomainEvent, Sealed } from '@kora/kernel';
  * account's key (crypto-shredding); what stays readable after a purge is what the product needs to keep working.
  */
 
-/** The spec's profile types, languages and currencies, as the API speaks them (`@kora/contracts`). */
-export { CURRENCIES, type Currency, LANGUAGES, type Language, PROFILE_TYPES, type ProfileType } from '@kora/contracts';
-
-/** The spec's countries: two-letter code, three-letter code, name. */
-export const COUNTRIES = {
-  SN: { alpha3: 'SEN', name: 'Senegal' },
-  FR: { alpha3: 'FRA', name: 'France' },
-  US: { alpha3: 'USA', name: 'United States' },
-  GB: { alpha3: 'GBR', name: 'United Kingdom' },
-  CI: { alpha3: 'CIV', name: "Côte d'Ivoire" },
-  ML: { alpha3: 'MLI', name: 'Mali' },
-  BF: { alpha3: 'BFA', name: 'Burkina Faso' },
-  TG: { alpha3: 'TGO', name: 'Togo' },
-  BJ: { alpha3: 'BEN', name: 'Benin' },
-  NE: { alpha3: 'NER', name: 'Niger' },
-  CM: { alpha3: 'CMR', name: 'Cameroon' },
-  CA: { alpha3: 'CAN', name: 'Canada' },
-  DE: { alpha3: 'DEU', name: 'Germany' },
-  IT: { alpha3: 'ITA', name: 'Italy' },
-  ES: { alpha3: 'ESP', name: 'Spain' },
-} as const;
-export type CountryCode = keyof typeof COUNTRIES;
+/** The spec's profile types, languages, currencies and countries, as the API speaks them (`@kora/contracts`). */
+export {
+  COUNTRIES,
+  type CountryCode,
+  CURRENCIES,
+  type Currency,
+  LANGUAGES,
+  type Language,
+  PROFILE_TYPES,
+  type ProfileType,
+} from '@kora/contracts';
 
 /** The account's preferences, as the API sends them (`@kora/contracts`). */
 export type { NotificationSettings, Preferences } from '@kora/contracts';
