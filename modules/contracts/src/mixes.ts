@@ -56,6 +56,30 @@ export interface MixTrackSettings {
   reverbPreference: ReverbPreference;
 }
 
+/** What `POST /api/mixing/sessions/create` takes: the session's name, style and sample rate. */
+export interface CreateMixSessionRequest {
+  name: string;
+  mixingStyle: MusicalStyle;
+  sampleRate: MixSampleRate;
+}
+
+/** What `PUT /api/mixing/tracks/{id}` takes: the settings to change, the others kept. */
+export type MixTrackSettingsChange = Partial<MixTrackSettings>;
+
+/**
+ * What `PUT /api/mixing/tracks/batch-settings` takes: several tracks' changes, and the session's style (`musicalStyle`,
+ * or `mixingStyle` as the create request names it) and sample rate.
+ */
+export interface BatchSettingsRequest {
+  updates: Array<{ trackId: string } & MixTrackSettingsChange>;
+  musicalStyle?: MusicalStyle;
+  mixingStyle?: MusicalStyle;
+  sampleRate?: MixSampleRate;
+}
+
+/** A request body as a route receives it: the contract's fields, each still to be checked. */
+export type Unchecked<Body> = { [Field in keyof Body]?: unknown };
+
 /** A track of a session (`tracks` of a session). */
 export interface MixTrack extends MixTrackSettings {
   id: string;

@@ -1,4 +1,4 @@
-import type { BatchSettingsAnswer, MixSessionAnswer } from '@kora/contracts';
+import type { BatchSettingsAnswer, BatchSettingsRequest, MixSessionAnswer, Unchecked } from '@kora/contracts';
 import { Body, Controller, Param, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
@@ -26,9 +26,11 @@ export class ChangeSettingsController {
   })
   async batchSettings(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() body: { updates?: unknown; musicalStyle?: unknown; mixingStyle?: unknown; sampleRate?: unknown },
+    @Body() body: Unchecked<BatchSettingsRequest>,
   ): Promise<BatchSettingsAnswer> {
-    const updates = Array.isArray(body?.updates) ? (body.updates as Array<Record<string, unknown>>) : [];
+    const updates = Array.isArray(body?.updates)
+      ? (body.updates as Array<Unchecked<BatchSettingsRequest['updates'][number]>>)
+      : [];
     let last: MixSessionDocument | null = null;
     for (const update of updates) {
       const trackId = typeof update.trackId === 'string' ? update.trackId : '';

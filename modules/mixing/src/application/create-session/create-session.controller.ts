@@ -1,4 +1,4 @@
-import type { MixSessionAnswer } from '@kora/contracts';
+import type { CreateMixSessionRequest, MixSessionAnswer, Unchecked } from '@kora/contracts';
 import { Body, Controller, Inject, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IDS, type IdGenerator, ValidationFailedError } from '@kora/kernel';
@@ -28,7 +28,7 @@ export class CreateSessionController {
   })
   async create(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() body: { name?: unknown; mixingStyle?: unknown; sampleRate?: unknown },
+    @Body() body: Unchecked<CreateMixSessionRequest>,
   ): Promise<MixSessionAnswer> {
     const name = typeof body?.name === 'string' ? body.name.trim() : '';
     if (!name) throw new ValidationFailedError({ name: MIXING_FIELD_CODES.nameRequired });

@@ -8,7 +8,14 @@ import {
 } from '@kora/audio-engine';
 import { ValidationFailedError } from '@kora/kernel';
 import type { MixTrackSettings } from '../../contracts/events';
-import type { FieldCode, MixSampleRate, MusicalStyle } from '@kora/contracts';
+import type {
+  BatchSettingsRequest,
+  FieldCode,
+  MixSampleRate,
+  MixTrackSettingsChange,
+  MusicalStyle,
+  Unchecked,
+} from '@kora/contracts';
 
 /** The codes the mixing endpoints put in `fields` (`MODULE.PROBLEM`, docs/api.md). */
 export const MIXING_FIELD_CODES = {
@@ -22,7 +29,7 @@ export const MIXING_FIELD_CODES = {
   reverbPreference: 'MIXING.INVALID_REVERB_PREFERENCE',
 } as const satisfies Record<string, FieldCode>;
 
-type TrackSettingKey = 'instrumentGroup' | 'presenceSetting' | 'panPreference' | 'reverbPreference';
+type TrackSettingKey = keyof MixTrackSettingsChange;
 
 export const DEFAULT_STYLE: MusicalStyle = 'POP';
 export const DEFAULT_SAMPLE_RATE = 44100;
@@ -32,7 +39,7 @@ const oneOf = <T extends string>(list: readonly T[], value: unknown): value is T
 
 /** Reads a track settings entry; absent fields take the spec's defaults (the group guessed from the file name). */
 export function trackSettings(filename: string, input: unknown, current?: MixTrackSettings): MixTrackSettings {
-  const given = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const given = (typeof input === 'object' && input !== null ? input : {}) as Unchecked<MixTrackSettingsChange>;
   const fields: Record<string, FieldCode> = {};
   const pick = <T extends string>(key: TrackSettingKey, list: readonly T[], fallback: T): T => {
     const value = given[key];
@@ -60,7 +67,7 @@ export function trackSettings(filename: string, input: unknown, current?: MixTra
 
 /** Reads a session's style and sample rate, with the spec's defaults (POP, 44100). */
 export function sessionSettings(
-  input: { mixingStyle?: unknown; musicalStyle?: unknown; sampleRate?: unknown },
+  input: Unchecked<Omit<BatchSettingsRequest, 'updates'>>,
   current?: { mixingStyle: MusicalStyle; sampleRate: MixSampleRate },
 ): { mixingStyle: MusicalStyle; sampleRate: MixSampleRate } {
   const fields: Record<string, FieldCode> = {};

@@ -1,16 +1,19 @@
 import type {
   BatchSettingsAnswer,
+  BatchSettingsRequest,
+  CreateMixSessionRequest,
   ErrorAnswer,
   MixPreview,
   MixRequestAnswer,
   MixSessionAnswer,
   MixStatusAnswer,
   MixStatusMessage,
+  MixTrackSettingsChange,
   UploadRefusal,
 } from '@kora/contracts';
 import { api, type ApiExtra, type TokenSource } from '../../../lib/api';
 import { postNamingUploads, sendResumable, SendRefusedError, type SendProgress } from '../../../lib/resumable-upload';
-import type { MusicalStyle, SampleRate, TrackSettings } from '../model/mixing';
+import type { TrackSettings } from '../model/mixing';
 
 export type { MixPreview, MixSession, MixTrack } from '@kora/contracts';
 
@@ -29,10 +32,7 @@ const sessionTag = (id: string) => ({ type: 'MixSession' as const, id });
 
 export const mixingApi = api.enhanceEndpoints({ addTagTypes: ['MixSession'] }).injectEndpoints({
   endpoints: (build) => ({
-    createMixSession: build.mutation<
-      MixSessionAnswer,
-      { name: string; mixingStyle: MusicalStyle; sampleRate: SampleRate }
-    >({
+    createMixSession: build.mutation<MixSessionAnswer, CreateMixSessionRequest>({
       query: (body) => ({ url: '/mixing/sessions/create', method: 'POST', body }),
     }),
     getMixSession: build.query<MixSessionAnswer, string>({
@@ -57,7 +57,7 @@ export const mixingApi = api.enhanceEndpoints({ addTagTypes: ['MixSession'] }).i
     }),
     updateMixTrack: build.mutation<
       MixSessionAnswer,
-      { trackId: string; sessionId: string; changes: Partial<TrackSettings> }
+      { trackId: string; sessionId: string; changes: MixTrackSettingsChange }
     >({
       query: ({ trackId, changes }) => ({
         url: `/mixing/tracks/${encodeURIComponent(trackId)}`,
@@ -66,15 +66,7 @@ export const mixingApi = api.enhanceEndpoints({ addTagTypes: ['MixSession'] }).i
       }),
       invalidatesTags: (_result, _error, { sessionId }) => [sessionTag(sessionId)],
     }),
-    updateMixSession: build.mutation<
-      BatchSettingsAnswer,
-      {
-        sessionId: string;
-        musicalStyle?: MusicalStyle;
-        sampleRate?: SampleRate;
-        updates: Array<{ trackId: string } & Partial<TrackSettings>>;
-      }
-    >({
+    updateMixSession: build.mutation<BatchSettingsAnswer, { sessionId: string } & BatchSettingsRequest>({
       query: ({ sessionId: _sessionId, ...body }) => ({ url: '/mixing/tracks/batch-settings', method: 'PUT', body }),
       invalidatesTags: (_result, _error, { sessionId }) => [sessionTag(sessionId)],
     }),

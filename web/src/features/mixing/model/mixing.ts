@@ -10,10 +10,8 @@ import {
   MIX_MIN_TRACKS,
   MIX_SAMPLE_RATES,
   type MixSampleRate,
+  type MixTrackSettings,
   type MusicalStyle,
-  type PanPreference,
-  type PresenceSetting,
-  type ReverbPreference,
 } from '@kora/contracts';
 
 export {
@@ -37,13 +35,11 @@ export const offeredGroup = (group: EngineGroup): InstrumentGroup => (group === 
 export const SAMPLE_RATES = MIX_SAMPLE_RATES;
 export type SampleRate = MixSampleRate;
 
-/** One track's settings (spec §3, "Track settings entry" without the file name). */
-export interface TrackSettings {
-  instrumentGroup: InstrumentGroup;
-  presenceSetting: PresenceSetting;
-  panPreference: PanPreference;
-  reverbPreference: ReverbPreference;
-}
+/**
+ * One track's settings (spec §3, "Track settings entry" without the file name): the contract's, with the groups the
+ * settings offer (the engine's `other` shown as `other_group1`).
+ */
+export type TrackSettings = Omit<MixTrackSettings, 'instrumentGroup'> & { instrumentGroup: InstrumentGroup };
 
 /** Spec §9: at least 2 files, at most 5 (the engine's limits); default name, style and sample rate (§5). */
 export const MIN_FILES = MIX_MIN_TRACKS;
