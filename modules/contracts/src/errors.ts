@@ -185,6 +185,14 @@ export type FieldCode = (typeof FIELD_CODES)[keyof typeof FIELD_CODES][number];
  * for a status the list has no code for; `message` in English; `fields` (field name to a `FIELD_CODES` code) for a 400
  * `VALIDATION.FAILED`; `details` what a refusal adds for the client's message (an upload's `limitMb`, `limitMinutes`).
  */
+/** A request body as a route receives it: the contract's fields, each still to be checked. */
+export type Unchecked<Body> = { [Field in keyof Body]?: unknown };
+
+/** The answer of a route that only says it did it (a delete, a cancel, a notification read). */
+export interface SuccessAnswer {
+  success: true;
+}
+
 export interface ErrorAnswer {
   statusCode: number;
   code: string;

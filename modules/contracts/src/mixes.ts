@@ -77,9 +77,6 @@ export interface BatchSettingsRequest {
   sampleRate?: MixSampleRate;
 }
 
-/** A request body as a route receives it: the contract's fields, each still to be checked. */
-export type Unchecked<Body> = { [Field in keyof Body]?: unknown };
-
 /** A track of a session (`tracks` of a session). */
 export interface MixTrack extends MixTrackSettings {
   id: string;

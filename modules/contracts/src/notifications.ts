@@ -18,6 +18,18 @@ export interface AppNotification {
   createdAt: string;
 }
 
+/** What `POST /api/notifications/acknowledge` takes: the result of a track the client showed. */
+export interface AcknowledgeRequest {
+  trackId: string;
+  notificationType: NotificationKind;
+}
+
+/** Its answer: whether this was the first acknowledgement of that result. */
+export interface AcknowledgeAnswer {
+  success: true;
+  acknowledged: boolean;
+}
+
 /** `GET /api/notifications`: the newest 50 and how many are unread. */
 export interface NotificationList {
   notifications: AppNotification[];

@@ -259,3 +259,16 @@ export interface LibraryAnswer {
   /** Uploads the chosen service would refuse (too small, too long, a video for audio): not listed. */
   hidden: number;
 }
+
+/** What `POST /api/audio/send-email` takes: the result to e-mail as links, and to whom. */
+export interface ResultEmailRequest {
+  trackId: string;
+  recipientEmail: string;
+  service?: string;
+}
+
+/** Its answer: when the links stop working. */
+export interface ResultEmailAnswer {
+  success: true;
+  expiresAt: string;
+}

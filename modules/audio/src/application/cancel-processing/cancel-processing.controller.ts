@@ -1,3 +1,4 @@
+import type { SuccessAnswer } from '@kora/contracts';
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
@@ -20,7 +21,7 @@ export class CancelProcessingController {
     operationId: 'TracksController_cancel',
     summary: 'Stop processing (the engine stops within a second)',
   })
-  async cancel(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ success: true }> {
+  async cancel(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<SuccessAnswer> {
     await this.owned.owned(user, id);
     await this.tracks.execute(id, { type: 'CancelProcessing' }, this.contexts.forUser(user.userId));
     return { success: true };

@@ -1,3 +1,4 @@
+import type { SuccessAnswer } from '@kora/contracts';
 import { Controller, Delete, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
@@ -20,7 +21,7 @@ export class DeleteTrackController {
     operationId: 'TracksController_delete',
     summary: 'Delete a track and its files (stops its processing first)',
   })
-  async delete(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ success: true }> {
+  async delete(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<SuccessAnswer> {
     await this.owned.owned(user, id);
     await this.tracks.execute(id, { type: 'DeleteTrack' }, this.contexts.forUser(user.userId));
     return { success: true };

@@ -1,3 +1,4 @@
+import type { ResultEmailAnswer, ResultEmailRequest, Unchecked } from '@kora/contracts';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -89,8 +90,8 @@ export class SendEmailController {
   @ApiOperation({ summary: 'E-mail the result as download links valid 7 days' })
   async send(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() body: { trackId?: unknown; recipientEmail?: unknown; service?: unknown },
-  ): Promise<{ success: true; expiresAt: string }> {
+    @Body() body: Unchecked<ResultEmailRequest>,
+  ): Promise<ResultEmailAnswer> {
     const recipient = typeof body?.recipientEmail === 'string' ? body.recipientEmail.trim() : '';
     const fields: Record<string, FieldCode> = {};
     if (!EMAIL.test(recipient)) fields.recipientEmail = EMAIL_FIELD_CODES.invalidAddress;

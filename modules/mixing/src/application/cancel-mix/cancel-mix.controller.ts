@@ -1,3 +1,4 @@
+import type { SuccessAnswer } from '@kora/contracts';
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
@@ -17,7 +18,7 @@ export class CancelMixController {
   @Post('sessions/:id/cancel')
   @HttpCode(200)
   @ApiOperation({ operationId: 'SessionsController_cancel', summary: undefined })
-  async cancel(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ success: true }> {
+  async cancel(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<SuccessAnswer> {
     await this.reads.session(user, id);
     await this.mixes.execute(id, { type: 'CancelMix' }, this.contexts.forUser(user.userId));
     return { success: true };

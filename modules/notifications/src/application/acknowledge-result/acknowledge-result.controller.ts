@@ -1,3 +1,4 @@
+import type { AcknowledgeAnswer, AcknowledgeRequest, Unchecked } from '@kora/contracts';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -34,8 +35,8 @@ export class AcknowledgeResultController {
   })
   async acknowledge(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() body: { trackId?: unknown; notificationType?: unknown },
-  ): Promise<{ success: true; acknowledged: boolean }> {
+    @Body() body: Unchecked<AcknowledgeRequest>,
+  ): Promise<AcknowledgeAnswer> {
     const fields: Record<string, FieldCode> = {};
     if (typeof body?.trackId !== 'string' || body.trackId.length === 0 || body.trackId.length > 100) {
       fields.trackId = ACKNOWLEDGE_FIELD_CODES.trackIdRequired;

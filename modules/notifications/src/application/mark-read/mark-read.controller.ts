@@ -1,3 +1,4 @@
+import type { SuccessAnswer } from '@kora/contracts';
 import { Controller, HttpCode, Param, Patch } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -19,7 +20,7 @@ export class MarkReadController {
   @Patch(':id/read')
   @HttpCode(200)
   @ApiOperation({ operationId: 'NotificationsController_markRead', summary: 'Mark a notification read (idempotent)' })
-  async markRead(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ success: true }> {
+  async markRead(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<SuccessAnswer> {
     const doc = await this.queries.execute<GetNotification, NotificationDocument | null>(
       new GetNotification(user.userId, id),
     );

@@ -1,4 +1,11 @@
-import { isMixCard, type LibraryAnswer, type RecentPage, type Track, type TrackOptions } from '@kora/contracts';
+import {
+  isMixCard,
+  type LibraryAnswer,
+  type RecentPage,
+  type SuccessAnswer,
+  type Track,
+  type TrackOptions,
+} from '@kora/contracts';
 import { api, type ApiExtra } from '../../../lib/api';
 
 export interface RecentTracksArgs {
@@ -73,11 +80,11 @@ export const libraryApi = api.enhanceEndpoints({ addTagTypes: ['Track', 'Library
       transformResponse: (answer: Partial<RecentPage>) => answer.tracks?.find((item) => !isMixCard(item)) ?? null,
       providesTags: (_result, _error, service) => [{ type: 'Track', id: `DEMO-${service}` }],
     }),
-    deleteTrack: build.mutation<{ success: boolean }, string>({
+    deleteTrack: build.mutation<SuccessAnswer, string>({
       query: (id) => ({ url: `/audio/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: (_result, _error, id) => [{ type: 'Track', id }, TRACK_LIST, LIBRARY],
     }),
-    cancelTrack: build.mutation<{ success: boolean }, string>({
+    cancelTrack: build.mutation<SuccessAnswer, string>({
       query: (id) => ({ url: `/audio/track/${encodeURIComponent(id)}/cancel`, method: 'POST' }),
       invalidatesTags: (_result, _error, id) => [{ type: 'Track', id }, TRACK_LIST],
     }),

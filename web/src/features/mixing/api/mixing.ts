@@ -9,6 +9,7 @@ import type {
   MixStatusAnswer,
   MixStatusMessage,
   MixTrackSettingsChange,
+  SuccessAnswer,
   UploadRefusal,
 } from '@kora/contracts';
 import { api, type ApiExtra, type TokenSource } from '../../../lib/api';
@@ -74,7 +75,7 @@ export const mixingApi = api.enhanceEndpoints({ addTagTypes: ['MixSession'] }).i
       query: (id) => ({ url: `/mixing/sessions/${encodeURIComponent(id)}/master`, method: 'POST' }),
       invalidatesTags: (_result, _error, id) => [sessionTag(id)],
     }),
-    cancelMix: build.mutation<{ success: boolean }, string>({
+    cancelMix: build.mutation<SuccessAnswer, string>({
       query: (id) => ({ url: `/mixing/sessions/${encodeURIComponent(id)}/cancel`, method: 'POST' }),
       invalidatesTags: (_result, _error, id) => [sessionTag(id)],
     }),

@@ -1,5 +1,5 @@
 import { api, type ApiExtra } from '../../../lib/api';
-import type { NotificationList } from '@kora/contracts';
+import type { AcknowledgeAnswer, AcknowledgeRequest, NotificationList, SuccessAnswer } from '@kora/contracts';
 import { addNotification, isNotification, markReadIn } from '../model/notifications';
 
 const LIST = { type: 'Notification' as const, id: 'LIST' };
@@ -39,7 +39,7 @@ export const notificationsApi = api.injectEndpoints({
         offResync();
       },
     }),
-    markNotificationRead: build.mutation<{ success: boolean }, string>({
+    markNotificationRead: build.mutation<SuccessAnswer, string>({
       query: (id) => ({ url: `/notifications/${encodeURIComponent(id)}/read`, method: 'PATCH' }),
       async onQueryStarted(id, { dispatch, queryFulfilled }) {
         const patch = dispatch(
@@ -55,7 +55,7 @@ export const notificationsApi = api.injectEndpoints({
       },
       invalidatesTags: (_result, _error, id) => [{ type: 'Notification', id }, LIST],
     }),
-    acknowledgeNotification: build.mutation<{ success: boolean }, { trackId: string; notificationType: string }>({
+    acknowledgeNotification: build.mutation<AcknowledgeAnswer, AcknowledgeRequest>({
       query: (body) => ({ url: '/notifications/acknowledge', method: 'POST', body }),
     }),
   }),

@@ -1,4 +1,12 @@
-import type { EngineReport, Track, TrackStatusAnswer, TrackStatusMessage } from '@kora/contracts';
+import type {
+  EngineReport,
+  ResultEmailAnswer,
+  ResultEmailRequest,
+  SuccessAnswer,
+  Track,
+  TrackStatusAnswer,
+  TrackStatusMessage,
+} from '@kora/contracts';
 import { api, type ApiExtra } from '../../../lib/api';
 
 /**
@@ -61,14 +69,11 @@ export const tracksApi = api.injectEndpoints({
     getReport: build.query<EngineReport, string>({
       query: (id) => `/audio/track/${encodeURIComponent(id)}/stream/report`,
     }),
-    cancelTrack: build.mutation<{ success: boolean }, string>({
+    cancelTrack: build.mutation<SuccessAnswer, string>({
       query: (id) => ({ url: `/audio/track/${encodeURIComponent(id)}/cancel`, method: 'POST' }),
       invalidatesTags: (_result, _error, id) => [trackTag(id)],
     }),
-    sendResultEmail: build.mutation<
-      { success: boolean; expiresAt: string },
-      { trackId: string; recipientEmail: string; service: string }
-    >({
+    sendResultEmail: build.mutation<ResultEmailAnswer, ResultEmailRequest>({
       query: (body) => ({ url: '/audio/send-email', method: 'POST', body }),
     }),
   }),
