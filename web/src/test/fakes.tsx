@@ -1,3 +1,4 @@
+import type { LoudnessFacts } from '@kora/contracts';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
@@ -142,3 +143,12 @@ export function renderRoutes(
   );
   return { ...render(ui), store, router, userManager, manager, realtime };
 }
+
+/** One side of a report, its loudness and peak as given, no curve or spectrum to draw. */
+export const loudnessFacts = (integratedLufs: number, truePeakDbtp: number): LoudnessFacts => ({
+  integratedLufs,
+  truePeakDbtp,
+  loudnessRangeLu: null,
+  shortTermCurveLufs: [],
+  spectrum: { bandsHz: [], levelsDb: [] },
+});

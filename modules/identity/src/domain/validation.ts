@@ -10,7 +10,7 @@ import {
   PROFILE_TYPES,
   type ProfileType,
 } from '../contracts/events';
-import type { FieldCode, PreferencesUpdate, ProfileUpdate } from '@kora/contracts';
+import type { FieldCode, PreferencesUpdate, ProfileUpdate, Unchecked } from '@kora/contracts';
 
 /**
  * The spec's validation rules, enforced on the server (the client's checks are a convenience). Each failure is an
@@ -80,7 +80,7 @@ function text(value: string | null | undefined): string | null {
  * A profile as it arrives: the contract's `ProfileUpdate`, nothing in it trusted before it is checked, and the spec's
  * other spellings (`phone`, `street`) taken too.
  */
-type ProfileBody = { [K in keyof ProfileUpdate]?: unknown } & { phone?: unknown; street?: unknown };
+type ProfileBody = Unchecked<ProfileUpdate> & { phone?: unknown; street?: unknown };
 
 /**
  * Validates a whole profile as the client sends it. Field names follow the spec's two readings: `contactNumber` or
@@ -176,7 +176,7 @@ const NOTIFICATION_SETTINGS = ['emailNotifications', 'marketingEmails', 'newFeat
 export function validatePreferences(body: unknown, current: Preferences): Validated<Preferences> {
   const fields: Record<string, FieldCode> = {};
   // The contract's `PreferencesUpdate` as it arrives: nothing in it trusted before it is checked.
-  const input = (typeof body === 'object' && body !== null ? body : {}) as { [K in keyof PreferencesUpdate]?: unknown };
+  const input = (typeof body === 'object' && body !== null ? body : {}) as Unchecked<PreferencesUpdate>;
   const language = input.language ?? current.language;
   if (!isLanguage(language)) fields.language = PREFERENCES_FIELD_CODES.invalidLanguage;
   const currency = input.currency ?? current.currency;

@@ -2,7 +2,7 @@ import { Body, Controller, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { MASTERING_INTENSITIES, MASTERING_TARGETS, TRACK_SERVICES, type TrackService } from '../../contracts/events';
-import type { Track, TrackOptions } from '@kora/contracts';
+import type { Track, TrackOptions, Unchecked } from '@kora/contracts';
 import { UploadService } from '../upload/upload.service';
 
 /**
@@ -45,7 +45,7 @@ export class ReprocessTrackController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
     // The contract's TrackOptions as they arrive: the upload service checks each.
-    @Body() body: { [K in keyof TrackOptions]?: unknown },
+    @Body() body: Unchecked<TrackOptions>,
   ): Promise<Track & { service: TrackService }> {
     return this.uploads.reprocess(user.userId, id, body);
   }

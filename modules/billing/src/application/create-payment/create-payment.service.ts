@@ -1,4 +1,4 @@
-import type { Intent, IntentRequest } from '@kora/contracts';
+import type { Intent, IntentRequest, Unchecked } from '@kora/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, IDS, type IdGenerator, ValidationFailedError } from '@kora/kernel';
 import { CommandContexts } from '@kora/kernel/nest';
@@ -33,7 +33,7 @@ import { Ledger } from '../ledger';
 import { UnlockTargets } from '../targets';
 
 /** The contract's `IntentRequest` as it arrives: nothing in it is trusted before it is checked. */
-export type IntentBody = { [K in keyof IntentRequest]?: unknown } & { amount?: unknown };
+export type IntentBody = Unchecked<IntentRequest> & { amount?: unknown };
 
 const PACK_TYPES = ['PACK', 'SUBSCRIPTION', 'PLAN'];
 const TRACK_TYPES = ['TRACK', 'SINGLE', 'SINGLE_TRACK', 'PAYNGO', 'PAY_PER_TRACK', 'ONE_TIME'];

@@ -2,7 +2,7 @@ import { Body, Controller, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CommandContexts, CurrentUser } from '@kora/kernel/nest';
-import type { LanguageAnswer, LanguageChange } from '@kora/contracts';
+import type { LanguageAnswer, LanguageChange, Unchecked } from '@kora/contracts';
 import { isLanguage, PREFERENCES_FIELD_CODES } from '../../domain/validation';
 import { AccountCommands } from '../accounts/account-commands';
 import { DecidesOnAccountState } from '../accounts/active-account.guard';
@@ -21,7 +21,7 @@ export class ChangeLanguageController {
   @ApiOperation({ operationId: 'PreferencesController_language', summary: 'Save the interface language (en or fr)' })
   async language(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() body: { [K in keyof LanguageChange]?: unknown },
+    @Body() body: Unchecked<LanguageChange>,
   ): Promise<LanguageAnswer> {
     if (!isLanguage(body?.language))
       throw new ValidationFailedError({ language: PREFERENCES_FIELD_CODES.invalidLanguage });

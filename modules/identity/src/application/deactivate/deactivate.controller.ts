@@ -4,7 +4,7 @@ import { ValidationFailedError } from '@kora/kernel';
 import { type AuthenticatedUser, CurrentUser } from '@kora/kernel/nest';
 import { DeactivateService } from './deactivate.service';
 import { DecidesOnAccountState } from '../accounts/active-account.guard';
-import type { DeactivateAnswer, DeactivateRequest, FieldCode } from '@kora/contracts';
+import type { DeactivateAnswer, DeactivateRequest, FieldCode, Unchecked } from '@kora/contracts';
 
 /** The exact text the user must type to confirm. */
 export const DEACTIVATION_CONFIRMATION = 'DELETE';
@@ -33,7 +33,7 @@ export class DeactivateController {
   @ApiOperation({ summary: 'Schedule the account for deletion; confirmationText must be exactly DELETE' })
   async deactivate(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() body: { [K in keyof DeactivateRequest]?: unknown },
+    @Body() body: Unchecked<DeactivateRequest>,
   ): Promise<DeactivateAnswer> {
     if (body?.confirmationText !== DEACTIVATION_CONFIRMATION) {
       throw new ValidationFailedError(

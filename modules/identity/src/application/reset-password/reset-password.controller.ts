@@ -16,7 +16,7 @@ import { PersonalData } from '../accounts/personal-data';
 import { AfterResponse } from '../accounts/after-response';
 import { DecidesOnAccountState } from '../accounts/active-account.guard';
 import { TooManyResetsError } from '../../domain/errors';
-import type { FieldCode, PasswordResetAnswer, PasswordResetRequest } from '@kora/contracts';
+import type { FieldCode, PasswordResetAnswer, PasswordResetRequest, Unchecked } from '@kora/contracts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 /** The code put in `fields` for an address that cannot be one. */
@@ -75,7 +75,7 @@ export class ResetPasswordController {
     summary: 'Send a password reset link; answers the same whether or not the address exists',
   })
   async resetPassword(
-    @Body() body: { [K in keyof PasswordResetRequest]?: unknown },
+    @Body() body: Unchecked<PasswordResetRequest>,
     @Ip() ip: string,
     @Headers('accept-language') acceptLanguage?: string,
   ): Promise<PasswordResetAnswer> {

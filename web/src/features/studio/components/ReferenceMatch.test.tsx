@@ -2,7 +2,8 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { EngineReport, LoudnessFacts, ReferenceMatch } from '@kora/contracts';
+import type { EngineReport, ReferenceMatch } from '@kora/contracts';
+import { loudnessFacts } from '../../../test/fakes';
 import { ReportView } from './ReportView';
 
 /**
@@ -117,19 +118,10 @@ const MATCH: ReferenceMatch = {
   closer: true,
 };
 
-/** One side of a report, its loudness and peak as given, no curve or spectrum to draw. */
-const facts = (integratedLufs: number, truePeakDbtp: number): LoudnessFacts => ({
-  integratedLufs,
-  truePeakDbtp,
-  loudnessRangeLu: null,
-  shortTermCurveLufs: [],
-  spectrum: { bandsHz: [], levelsDb: [] },
-});
-
 const report = (referenceMatch: ReferenceMatch | null | undefined): EngineReport => ({
   settings: { targetLufs: -10, targetSource: 'reference', reference: 'their-hit.wav', ceilingDbtp: -1 },
-  before: facts(-20.1, -6),
-  after: facts(-10, -1.2),
+  before: loudnessFacts(-20.1, -6),
+  after: loudnessFacts(-10, -1.2),
   referenceMatch,
 });
 

@@ -1,24 +1,16 @@
 import { act, render, screen } from '@testing-library/react';
 import i18n from 'i18next';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { EngineReport, LoudnessFacts } from '@kora/contracts';
+import type { EngineReport } from '@kora/contracts';
+import { loudnessFacts } from '../../../test/fakes';
 import { ReportView } from './ReportView';
-
-/** One side of a report, its loudness and peak as given, no curve or spectrum to draw. */
-const facts = (integratedLufs: number, truePeakDbtp: number): LoudnessFacts => ({
-  integratedLufs,
-  truePeakDbtp,
-  loudnessRangeLu: null,
-  shortTermCurveLufs: [],
-  spectrum: { bandsHz: [], levelsDb: [] },
-});
 
 /** A reference master as the engine reports it when the reference is louder than the ceiling allows. */
 const SHORT: EngineReport = {
   settings: { targetLufs: -7, targetSource: 'reference', reference: 'their-hit.wav', ceilingDbtp: -1 },
   loudnessTarget: { requestedLufs: -7.004, achievedLufs: -8.227, reached: false, limitedBy: 'true-peak-ceiling' },
-  before: facts(-22.3, -8),
-  after: facts(-8.227, -1.25),
+  before: loudnessFacts(-22.3, -8),
+  after: loudnessFacts(-8.227, -1.25),
 };
 
 afterEach(async () => {
@@ -29,8 +21,8 @@ describe('ReportView loudness target', () => {
   it('explains a speech result by the spoken word’s -16 LUFS, not by music’s -14', () => {
     const speech: EngineReport = {
       settings: { targetLufs: -16, chain: 'voice', preset: 'audio', ceilingDbtp: -1 },
-      before: facts(-31, -12),
-      after: facts(-16, -1.5),
+      before: loudnessFacts(-31, -12),
+      after: loudnessFacts(-16, -1.5),
     };
     const { unmount } = render(<ReportView report={speech} resultLabel="Enhanced" />);
     const hint = document.querySelector('.report__hint')!.textContent!;
