@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { toolPath } from '@kora/audio-engine';
 import { IdentityProvider, SignUpService } from '@kora/identity';
 import { uuidv7 } from '@kora/kernel';
+import { cpuSeconds } from './process-cpu';
 import { seedMasteredTrack } from './seed-track';
 import autocannon from 'autocannon';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -555,18 +556,6 @@ async function scrape(port: number): Promise<(name: string) => number> {
     const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
     return match ? Number(match[1]) : Number.NaN;
   };
-}
-
-/** CPU seconds of a process, its threads and its waited-for children, from /proc (NaN where there is none). */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime, stime, cutime, cstime: fields 14-17 of the whole line, 12-15 after the command.
-    const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0);
-    return ticks / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /** Appends finished tracks straight into the log (the projections build the read models when the server starts). */

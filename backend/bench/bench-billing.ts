@@ -1,6 +1,7 @@
 import '../src/runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
 import { IdentityProvider, SignUpService } from '@kora/identity';
+import { cpuSeconds } from './process-cpu';
 import { seedMasteredTrack } from './seed-track';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -233,6 +234,7 @@ async function main(): Promise<void> {
       const unlockMs: number[] = [];
       const statuses = new Map<number, number>();
       started = Date.now();
+      const cpuBefore = cpuSeconds(server.pid);
       await pool(unlocks, UNLOCK_CONCURRENCY, async ({ account, trackId }) => {
         const answer = await call(port, 'POST', `/api/audio/track/${trackId}/master`, account.token, { credit: true });
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
@@ -240,10 +242,12 @@ async function main(): Promise<void> {
         unlockMs.push(answer.ms);
       });
       const unlockSeconds = (Date.now() - started) / 1000;
+      const unlockCpu = cpuSeconds(server.pid) - cpuBefore;
       unlockMs.sort((a, b) => a - b);
       rows.push(
-        `| unlocks by credit, ${UNLOCK_CONCURRENCY} in flight: unlocks/s | ${(unlocks.length / unlockSeconds).toFixed(0)} | >= 300 |`,
-        `| unlock latency p50 / p99 / max | ${percentile(unlockMs, 0.5).toFixed(1)} / ${percentile(unlockMs, 0.99).toFixed(1)} / ${unlockMs.at(-1)!.toFixed(1)} ms | p99 < 100 ms |`,
+        `| unlocks by credit, ${UNLOCK_CONCURRENCY} in flight: unlocks/s | ${(unlocks.length / unlockSeconds).toFixed(0)} | >= 1,500 |`,
+        `| unlock latency p50 / p99 / max | ${percentile(unlockMs, 0.5).toFixed(1)} / ${percentile(unlockMs, 0.99).toFixed(1)} / ${unlockMs.at(-1)!.toFixed(1)} ms | p99 < 50 ms |`,
+        `| server CPU per unlock (user + system, every thread, /proc; less host noise than the rate) | ${((unlockCpu / unlocks.length) * 1e6).toFixed(0)} us | - |`,
         `| unlock answers | ${[...statuses].map(([status, n]) => `${status === -1 ? 'no credit used' : status}: ${n}`).join(', ')} | 200 only |`,
       );
     } finally {
