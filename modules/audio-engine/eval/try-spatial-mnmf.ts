@@ -17,7 +17,7 @@
  *
  *   node scripts/build-server.mjs --quiet
  *   node modules/audio-engine/dist/eval/try-spatial-mnmf.js [--song duet-ballad] [--k 12] [--iterations 20]
- *     [--seed 7] [--load 0.02] [--width 0.12] [--oracle]
+ *     [--seed 7] [--load 0.02] [--width 0.12] [--pair 0.443] [--oracle]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,6 +42,11 @@ interface Options {
   load: number;
   /** Width (in pan index) of the pan membership that starts the NMF. */
   width: number;
+  /**
+   * The place (pan index, either side) of a doubled part: a source of its own made of two incoherent copies at -pair
+   * and +pair with one variance, scored as the backing voice with the diffuse source beside it. Null: none.
+   */
+  pair: number | null;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -53,6 +58,7 @@ function parseArgs(argv: string[]): Options {
     seed: 7,
     load: 0.02,
     width: 0.12,
+    pair: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -63,6 +69,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--seed') options.seed = Number(next());
     else if (arg === '--load') options.load = Number(next());
     else if (arg === '--width') options.width = Number(next());
+    else if (arg === '--pair') options.pair = Number(next());
     else if (arg === '--oracle') options.oracle = true;
     else throw new Error(`unknown argument ${arg}`);
   }
@@ -295,9 +302,20 @@ class Factors {
   }
 }
 
-/** The starting variances: coherent bins shared between the panned sources by place, incoherence to the diffuse one. */
-function startingVariances(m: SpatialModel, places: readonly number[], width: number): Float32Array[] {
-  const J = places.length + 1;
+/** The covariance of two incoherent copies of one part at -p and +p: the mean of their rank-one covariances. */
+function pairCovariance(p: number): [number, number, number] {
+  const [a, b] = [pannedCovariance(-p, 0), pannedCovariance(p, 0)];
+  return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+}
+
+/**
+ * The starting variances: coherent bins shared between the panned sources by place, incoherence to the diffuse one;
+ * with a pair, the bins near the centre whose coherence is the pair's own (2 r12) are its.
+ */
+function startingVariances(m: SpatialModel, places: readonly number[], options: Options): Float32Array[] {
+  const { width, pair } = options;
+  const pairCoherence = pair === null ? 0 : 2 * pairCovariance(pair)[1];
+  const J = places.length + (pair === null ? 1 : 2);
   const start = Array.from({ length: J }, () => new Float32Array(m.N));
   for (let q = 0; q < m.N; q++) {
     const lr = m.xl[0][q]!;
@@ -310,6 +328,9 @@ function startingVariances(m: SpatialModel, places: readonly number[], width: nu
     const pan = (er - el) / (er + el + 1e-20);
     const coherence = Math.max(0, (lr * rr + li * ri) / (el * er + 1e-20));
     const shares = places.map((p) => coherence * Math.exp(-0.5 * ((pan - p) / width) ** 2));
+    if (pair !== null) {
+      shares.push(Math.max(0, 1 - Math.abs(coherence - pairCoherence) / 0.3) * Math.exp(-0.5 * (pan / 0.2) ** 2));
+    }
     shares.push(1 - coherence + 0.05);
     const total = shares.reduce((x, y) => x + y, 0);
     for (let j = 0; j < J; j++) start[j]![q] = (power * shares[j]!) / total + m.floor;
@@ -321,7 +342,7 @@ async function multichannelNmf(m: SpatialModel, places: readonly number[], optio
   let state = options.seed;
   const random = () => (state = (state * 16807) % 2147483647) / 2147483647;
   const J = m.R.length;
-  const start = startingVariances(m, places, options.width);
+  const start = startingVariances(m, places, options);
   const meanPower = start.reduce((s, v) => s + v.reduce((x, y) => x + y, 0), 0) / m.N;
   const factors = m.R.map(() => new Factors(m.F, m.T, options.k, random, meanPower / options.k / J));
   // KL-NMF of each source's starting variances: A = Y / V, B = 1.
@@ -381,6 +402,13 @@ function minus(a: Pcm, parts: readonly Pcm[]): Pcm {
   };
 }
 
+function plus(a: Pcm, b: Pcm): Pcm {
+  return {
+    sampleRate: a.sampleRate,
+    channels: a.channels.map((x, c) => x.map((value, i) => value + b.channels[c]![i]!)),
+  };
+}
+
 async function trySong(song: RenderedSong, options: Options): Promise<string> {
   const truth = (name: string) => sumParts(song, (p) => p.substem === name);
   const acoustic = truth('acoustic_guitars');
@@ -388,22 +416,31 @@ async function trySong(song: RenderedSong, options: Options): Promise<string> {
   const backing = truth('backing_vocals');
   const placeOf = (name: string) => panIndexOfMidi(song.parts.find((p) => p.part.substem === name)!.part.pan);
   const places = [placeOf('acoustic_guitars'), 0, placeOf('electric_guitars')];
-  const R = [...places.map((p) => pannedCovariance(p, options.load)), [0.5, 0, 0.5] as const];
+  const R = [
+    ...places.map((p) => pannedCovariance(p, options.load)),
+    ...(options.pair === null ? [] : [pairCovariance(options.pair)]),
+    [0.5, 0, 0.5] as const,
+  ];
   const X = await stft(song.mixture.channels, FFT);
   const model = new SpatialModel(X, song.mixture.sampleRate, R);
   if (options.oracle) {
     const centre = minus(song.mixture, [acoustic, electric, backing]);
+    if (options.pair !== null) throw new Error('--oracle takes no --pair');
     await oracleVariances(model, [acoustic, centre, electric, backing]);
   } else {
     await multichannelNmf(model, places, options);
   }
-  const [left, , right, diffuse] = await model.filter(1);
+  const [left, , right, ...others] = await model.filter(1);
+  const diffuse = others.at(-1)!;
+  const pair = options.pair === null ? null : others[0]!;
   return [
     song.spec.name.padEnd(14),
     `places ${places.map((p) => p.toFixed(3)).join(' ')}`,
     `acoustic ${sdr(left!, acoustic).toFixed(2)}`,
     `electric ${sdr(right!, electric).toFixed(2)}`,
-    `backing ${sdr(diffuse!, backing).toFixed(2)} dB`,
+    pair
+      ? `backing: the pair ${sdr(pair, backing).toFixed(2)}, with the diffuse ${sdr(plus(pair, diffuse), backing).toFixed(2)} dB`
+      : `backing ${sdr(diffuse, backing).toFixed(2)} dB`,
   ].join('  ');
 }
 
