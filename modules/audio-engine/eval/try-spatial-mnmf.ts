@@ -17,12 +17,14 @@
  *
  *   node scripts/build-server.mjs --quiet
  *   node modules/audio-engine/dist/eval/try-spatial-mnmf.js [--song duet-ballad] [--k 12] [--iterations 20]
- *     [--seed 7] [--load 0.02] [--width 0.12] [--pair 0.443] [--oracle]
+ *     [--seed 7] [--load 0.02] [--width 0.12] [--pair 0.443] [--comb] [--oracle]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pcm } from '../src/pcm';
+import { comb } from '../src/stems/classical';
+import { pitchRowBins, trackPitch } from '../src/stems/pitch';
 import { InverseStft, type Spectrogram, stft } from '../src/stems/stft';
 import { type RenderedSong, SUBSTEM_SONGS, renderMultitrack, sumParts } from './multitrack';
 import { sdr } from './separation';
@@ -47,6 +49,8 @@ interface Options {
    * and +pair with one variance, scored as the backing voice with the diffuse source beside it. Null: none.
    */
   pair: number | null;
+  /** Keep of the backing estimate only the harmonics of its own predominant pitch (tracked on it). */
+  comb: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -59,6 +63,7 @@ function parseArgs(argv: string[]): Options {
     load: 0.02,
     width: 0.12,
     pair: null,
+    comb: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -70,6 +75,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--load') options.load = Number(next());
     else if (arg === '--width') options.width = Number(next());
     else if (arg === '--pair') options.pair = Number(next());
+    else if (arg === '--comb') options.comb = true;
     else if (arg === '--oracle') options.oracle = true;
     else throw new Error(`unknown argument ${arg}`);
   }
@@ -402,6 +408,51 @@ function minus(a: Pcm, parts: readonly Pcm[]): Pcm {
   };
 }
 
+/**
+ * The harmonics of `pcm`'s predominant pitch (tracked on its own magnitude, the vocal tracker's range), through the
+ * classical separator's vocal comb (40 cents beyond the window's main lobe).
+ */
+async function pitchComb(pcm: Pcm): Promise<Pcm> {
+  const X = await stft(pcm.channels, FFT);
+  const { bins, frames } = X;
+  const binHz = pcm.sampleRate / FFT;
+  const o = {
+    sampleRate: pcm.sampleRate,
+    fftSize: FFT,
+    bins,
+    frames,
+    fminHz: 100,
+    fmaxHz: 1000,
+    maxHarmonicHz: 5000,
+    voicingThreshold: 0.4,
+    salienceFloorDb: -13,
+  };
+  const stride = pitchRowBins(o);
+  const salience = new Float32Array(frames * stride);
+  for (let t = 0; t < frames; t++) {
+    for (let k = 0; k < stride; k++) {
+      const i = t * bins + k;
+      const m = Math.hypot(X.re[0]![i]!, X.im[0]![i]!, X.re[1]![i]!, X.im[1]![i]!);
+      salience[t * stride + k] = k * binHz > 150 ? m : 0;
+    }
+  }
+  const { f0 } = await trackPitch(salience, { ...o, stride });
+  for (let t = 0; t < frames; t++) {
+    for (let k = 0; k < bins; k++) {
+      const g = comb(f0[t]!, k, binHz, MODEL_MAX_HZ, 40);
+      for (let c = 0; c < 2; c++) {
+        X.re[c]![t * bins + k] = X.re[c]![t * bins + k]! * g;
+        X.im[c]![t * bins + k] = X.im[c]![t * bins + k]! * g;
+      }
+    }
+  }
+  const inverse = new InverseStft(X);
+  return {
+    sampleRate: pcm.sampleRate,
+    channels: await Promise.all([0, 1].map((c) => inverse.run(X.re[c]!, X.im[c]!))),
+  };
+}
+
 function plus(a: Pcm, b: Pcm): Pcm {
   return {
     sampleRate: a.sampleRate,
@@ -431,7 +482,7 @@ async function trySong(song: RenderedSong, options: Options): Promise<string> {
     await multichannelNmf(model, places, options);
   }
   const [left, , right, ...others] = await model.filter(1);
-  const diffuse = others.at(-1)!;
+  const diffuse = options.comb ? await pitchComb(others.at(-1)!) : others.at(-1)!;
   const pair = options.pair === null ? null : others[0]!;
   return [
     song.spec.name.padEnd(14),

@@ -259,7 +259,7 @@ function panOf(re: readonly Float32Array[], im: readonly Float32Array[], k: numb
 }
 
 /** Comb weight of bin k: distance (in bins) from the nearest harmonic of f0, tolerance growing with frequency. */
-function comb(f0: number, k: number, binHz: number, maxHz: number, widthCents: number): number {
+export function comb(f0: number, k: number, binHz: number, maxHz: number, widthCents: number): number {
   if (f0 <= 0) return 0;
   const f = k * binHz;
   if (f < f0 * 0.5 || f > maxHz) return 0;
