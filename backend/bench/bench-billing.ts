@@ -235,6 +235,7 @@ async function main(): Promise<void> {
       const statuses = new Map<number, number>();
       started = Date.now();
       const cpuBefore = cpuSeconds(server.pid);
+      const loadCpuBefore = cpuSeconds(process.pid);
       await pool(unlocks, UNLOCK_CONCURRENCY, async ({ account, trackId }) => {
         const answer = await call(port, 'POST', `/api/audio/track/${trackId}/master`, account.token, { credit: true });
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
@@ -243,11 +244,13 @@ async function main(): Promise<void> {
       });
       const unlockSeconds = (Date.now() - started) / 1000;
       const unlockCpu = cpuSeconds(server.pid) - cpuBefore;
+      const loadCpu = cpuSeconds(process.pid) - loadCpuBefore;
       unlockMs.sort((a, b) => a - b);
       rows.push(
         `| unlocks by credit, ${UNLOCK_CONCURRENCY} in flight: unlocks/s | ${(unlocks.length / unlockSeconds).toFixed(0)} | >= 1,500 |`,
         `| unlock latency p50 / p99 / max | ${percentile(unlockMs, 0.5).toFixed(1)} / ${percentile(unlockMs, 0.99).toFixed(1)} / ${unlockMs.at(-1)!.toFixed(1)} ms | p99 < 50 ms |`,
         `| server CPU per unlock (user + system, every thread, /proc; less host noise than the rate) | ${((unlockCpu / unlocks.length) * 1e6).toFixed(0)} us | - |`,
+        `| this process's CPU per unlock (the load generator, on the same cores) | ${((loadCpu / unlocks.length) * 1e6).toFixed(0)} us | - |`,
         `| unlock answers | ${[...statuses].map(([status, n]) => `${status === -1 ? 'no credit used' : status}: ${n}`).join(', ')} | 200 only |`,
       );
     } finally {

@@ -58,7 +58,10 @@ interface Row {
 async function main(): Promise<void> {
   const dir = resolve(process.env.BENCH_DIR ?? join('data', `bench-${Date.now()}`));
   mkdirSync(dir, { recursive: true });
-  const db = new SqliteDatabase(join(dir, 'bench.db'));
+  // As the server does (SQLITE_CHECKPOINTS, default `thread`); `SQLITE_CHECKPOINTS=inline` for SQLite's own.
+  const db = new SqliteDatabase(join(dir, 'bench.db'), {
+    checkpoints: process.env.SQLITE_CHECKPOINTS === 'inline' ? 'inline' : 'thread',
+  });
   const store = new SqliteEventStore(db);
   const reads = new SqliteReadStore(db);
   const rows: Row[] = [];

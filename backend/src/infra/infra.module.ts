@@ -53,7 +53,12 @@ export interface Stores {
 /** Opens the stores the configuration picks: SQLite under DATA_DIR unless EVENTSTORE_URL / MONGODB_URL are set. */
 export async function openStores(config: Config, metrics?: Metrics): Promise<Stores> {
   const needsSqlite = config.embedded.eventStore || config.embedded.readStore;
-  const sqlite = needsSqlite ? new SqliteDatabase(join(config.DATA_DIR, 'kora.db')) : null;
+  const sqlite = needsSqlite
+    ? new SqliteDatabase(join(config.DATA_DIR, 'kora.db'), {
+        checkpoints: config.SQLITE_CHECKPOINTS,
+        onWarning: (message) => process.emitWarning(message),
+      })
+    : null;
   const onAppended = (count: number): void => metrics?.eventsAppended.inc(count);
   const events = config.EVENTSTORE_URL
     ? new EsdbEventStore(config.EVENTSTORE_URL, { onAppended })

@@ -2,11 +2,19 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AsyncMutex } from './async-mutex';
+import { WalCheckpointer } from './wal-checkpointer';
 import { WalSync } from './wal-sync';
 
 export interface SqliteDatabaseOptions {
   /** `FULL`: a write resolves once the write-ahead log is fsynced, so it survives a power cut. */
   readonly synchronous?: 'FULL' | 'NORMAL';
+  /**
+   * `thread`: the write-ahead log is copied back into the file on a worker thread (`WalCheckpointer`), not inside the
+   * writer's commits; `inline` (the default): SQLite does it inside the commit that takes the log over 1,000 pages.
+   */
+  readonly checkpoints?: 'thread' | 'inline';
+  /** Told when the checkpoint thread fails and the writer checkpoints by itself again. */
+  readonly onWarning?: (message: string) => void;
 }
 
 export interface WriteOptions {
@@ -31,6 +39,8 @@ export class SqliteDatabase {
   private readonly mutex = new AsyncMutex();
   /** Null when SQLite fsyncs by itself (no write-ahead log, as in memory) or nothing is fsynced (`NORMAL`). */
   private readonly walSync: WalSync | null;
+  private readonly checkpointer: WalCheckpointer | null = null;
+  private checkpointQueued = false;
   private closed = false;
   /** Whether the writer holds the read transaction of this turn of the event loop (`readConnection`). */
   private turnRead = false;
@@ -54,6 +64,31 @@ export class SqliteDatabase {
       db.pragma('cache_size = -32768'); // 32 MiB a connection instead of 2: read models and indexes stay in memory
       registerFunctions(db);
     }
+    if (options.checkpoints === 'thread' && journal === 'wal') {
+      this.writer.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = WalCheckpointer.start(file, {
+        onLogLong: () => this.checkpointBetweenWrites(),
+        onFailed: (message) => {
+          if (this.closed) return;
+          this.writer.pragma('wal_autocheckpoint = 1000');
+          options.onWarning?.(`The checkpoint thread failed (${message}); commits checkpoint by themselves again`);
+        },
+      });
+      if (!this.checkpointer) this.writer.pragma('wal_autocheckpoint = 1000');
+    }
+  }
+
+  /** The writer's own passive checkpoint, between two writes: what the thread left is copied, the log starts over. */
+  private checkpointBetweenWrites(): void {
+    if (this.checkpointQueued || this.closed) return;
+    this.checkpointQueued = true;
+    void this.exclusive(
+      () => {
+        this.checkpointQueued = false;
+        if (!this.closed) this.writer.pragma('wal_checkpoint(PASSIVE)');
+      },
+      { relaxed: true },
+    ).catch(() => undefined); // a failed checkpoint leaves the log as it was; the thread asks again
   }
 
   /**
@@ -131,6 +166,7 @@ export class SqliteDatabase {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.checkpointer?.close();
     this.endTurnRead();
     this.walSync?.close();
     if (this.reader !== this.writer) this.reader.close();
