@@ -138,10 +138,12 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
   }
 
   private forward(event: RecordedEvent): void {
+    const rooms = this.server.sockets.adapter.rooms;
     for (const message of this.registry.messagesFor(event)) {
-      this.server.local
-        .to(userRoom(message.userId))
-        .emit(message.channel, { ...message.payload, position: event.position });
+      const room = userRoom(message.userId);
+      // Nobody of this user is connected to this process: nothing to encode (most events, under load).
+      if (!rooms.has(room)) continue;
+      this.server.local.to(room).emit(message.channel, { ...message.payload, position: event.position });
     }
   }
 
