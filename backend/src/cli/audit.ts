@@ -3,6 +3,7 @@ import type { AuditOptions } from '@kora/billing';
 import { ConfigError, loadConfig } from '../config/config';
 import { closeStores, openStores } from '../infra/infra.module';
 import { type AuditResult, runAudit } from './audit-run';
+import { CLI_ROLE } from './cli-logger';
 
 const USAGE =
   'usage: npm run audit -- [--account <userId>] [--from <date>] [--to <date>] [--csv]\n' +
@@ -144,7 +145,7 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const config = loadConfig();
+  const config = loadConfig({ ...process.env, ...CLI_ROLE });
   const stores = await openStores(config);
   try {
     const result = await runAudit(stores.events, stores.reads, parsed.options);

@@ -4,10 +4,11 @@ import { allProjections } from '@kora/projections';
 import { ConfigError, loadConfig } from '../config/config';
 import { closeStores, openStores } from '../infra/infra.module';
 import { runProjectionsCli } from './projections-cli';
+import { CLI_ROLE } from './cli-logger';
 
 /** `npm run projections -- status | rebuild <name> | rebuild --all`, on the stores the environment picks. */
 async function main(): Promise<number> {
-  const config = loadConfig();
+  const config = loadConfig({ ...process.env, ...CLI_ROLE });
   const stores = await openStores(config);
   try {
     const runner = new ProjectionRunner(stores.events, stores.reads, allProjections);
