@@ -1,7 +1,7 @@
 import '../src/runtime/refuse-unsupported-runtime';
 import 'reflect-metadata';
 import { IdentityProvider, SignUpService } from '@kora/identity';
-import { cpuSeconds, referenceWorkMs } from './process-cpu';
+import { cpuSeconds } from './process-cpu';
 import { seedMasteredTrack } from './seed-track';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -196,7 +196,6 @@ async function main(): Promise<void> {
     const accounts = await createAccounts(env, count);
     process.stderr.write(`  ${((Date.now() - started) / 1000).toFixed(1)} s; seeding ${count * CREDITS} tracks...\n`);
     await seedTracks(env, accounts);
-    const referenceBefore = referenceWorkMs(); // nothing else running: the seeding is done, the server not started
     const server = await startServer(env, port, accounts.at(-1)!);
     try {
       // The sandbox's webhooks are off: our own capture call is the only report, as when webhooks are not set up.
@@ -257,9 +256,6 @@ async function main(): Promise<void> {
     } finally {
       await stopServer(server);
     }
-    rows.push(
-      `| the host's speed: a fixed piece of CPU work (\`referenceWorkMs\`) before the server started / after it stopped | ${referenceBefore.toFixed(0)} / ${referenceWorkMs().toFixed(0)} ms | - |`,
-    );
 
     process.stderr.write('npm run audit over the result...\n');
     const auditStarted = Date.now();
