@@ -65,16 +65,17 @@ export class SqliteDatabase {
       registerFunctions(db);
     }
     if (options.checkpoints === 'thread' && journal === 'wal') {
+      const inline = (): void => void this.writer.pragma('wal_autocheckpoint = 1000'); // SQLite's default
       this.writer.pragma('wal_autocheckpoint = 0');
       this.checkpointer = WalCheckpointer.start(file, {
         onLogLong: () => this.checkpointBetweenWrites(),
         onFailed: (message) => {
           if (this.closed) return;
-          this.writer.pragma('wal_autocheckpoint = 1000');
+          inline();
           options.onWarning?.(`The checkpoint thread failed (${message}); commits checkpoint by themselves again`);
         },
       });
-      if (!this.checkpointer) this.writer.pragma('wal_autocheckpoint = 1000');
+      if (!this.checkpointer) inline();
     }
   }
 

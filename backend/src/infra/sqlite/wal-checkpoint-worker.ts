@@ -14,6 +14,12 @@ db.pragma('synchronous = NORMAL');
 let seen: unknown = null;
 
 const post = (message: CheckpointMessage): void => parentPort!.postMessage(message);
+/** Ends the thread: no more turns, the connection closed, the port closed (the thread then exits). */
+const stop = (): void => {
+  clearInterval(timer);
+  db.close();
+  parentPort!.close();
+};
 
 const timer = setInterval(() => {
   try {
@@ -26,16 +32,11 @@ const timer = setInterval(() => {
   } catch (error) {
     // Another process's checkpoint holds the log (replicas sharing the file): theirs copies it, try again next turn.
     if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return;
-    clearInterval(timer);
     post({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
-    db.close();
-    parentPort!.close();
+    stop();
   }
 }, intervalMs);
 
 parentPort!.on('message', (message: unknown) => {
-  if (message !== 'close') return;
-  clearInterval(timer);
-  db.close();
-  parentPort!.close();
+  if (message === 'close') stop();
 });
