@@ -21,9 +21,16 @@ import { CLI_ROLE, cliApplication } from '../src/cli/cli-logger';
  * 2. Purchases: every account buys a 5-credit mastering pack through the PayPal sandbox over HTTP (createIntent, the
  *    payer's approval, capture), PURCHASE_CONCURRENCY accounts at a time.
  * 3. Unlocks: every account spends its 5 credits on its 5 tracks (`POST /api/audio/track/{id}/master`
- *    `{ credit: true }`), UNLOCK_CONCURRENCY requests in flight across all accounts: unlocks per second, latency.
+ *    `{ credit: true }`), in two phases of half the accounts each:
+ *    - capacity (closed loop): UNLOCK_CONCURRENCY requests in flight, each sent as soon as one is answered, so the
+ *      rate is the most the server gives and the latency is the queue's (in-flight count over the rate, Little's law);
+ *    - the target load (open loop): requests sent on a fixed schedule of `--rate` unlocks per second whatever the
+ *      answers, each latency counted from the moment its request was due (not when it left, which would hide the
+ *      time a request waited behind a slow one: "coordinated omission", as wrk2 counts): the latency users see at
+ *      that load, and whether the server keeps up with it (the rate achieved).
  * 4. Stops the server and runs `npm run audit` over the result: clean or not, and its replay rate.
- * `--accounts N` changes the number of accounts; `BENCH_KEEP_DATA=1` keeps the data directory (to profile the audit).
+ * `--accounts N` changes the number of accounts; `--rate R` the open loop's rate; `BENCH_KEEP_DATA=1` keeps the data
+ * directory (to profile the audit).
  */
 const ROOT = join(__dirname, '..', '..', '..');
 const CREDITS = 5;
@@ -32,10 +39,11 @@ const UNLOCK_CONCURRENCY = 64;
 /** As `npm run audit` starts it (package.json): a larger young generation for the replay's short-lived events. */
 const AUDIT_NODE_ARGS = ['--max-semi-space-size=32'];
 
-function accountsWanted(): number {
-  const index = process.argv.indexOf('--accounts');
-  const value = index >= 0 ? Number(process.argv[index + 1]) : 1_000;
-  if (!Number.isInteger(value) || value < 1) throw new Error('--accounts takes a positive integer');
+/** The integer after `flag` on the command line, or `fallback`. */
+function positiveIntegerArgument(flag: string, fallback: number): number {
+  const index = process.argv.indexOf(flag);
+  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} takes a positive integer`);
   return value;
 }
 
@@ -99,6 +107,44 @@ async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promi
       while (next < items.length) await work(items[next++]!);
     }),
   );
+}
+
+/**
+ * Starts `work` for item i at `i / perSecond` seconds from now, whether or not earlier items are done, and resolves
+ * with each item's milliseconds from its due time to the end of its work, and the rate at which the work ended (ends
+ * per second between the first and the last end: the offered rate when the server keeps up, less when it falls
+ * behind).
+ */
+async function openLoop<T>(
+  items: T[],
+  perSecond: number,
+  work: (item: T) => Promise<void>,
+): Promise<{ ms: number[]; endsPerSecond: number }> {
+  const ms: number[] = [];
+  let firstEnd = Number.POSITIVE_INFINITY;
+  let lastEnd = 0;
+  const running: Promise<void>[] = [];
+  const start = process.hrtime.bigint();
+  const elapsedMs = (): number => Number(process.hrtime.bigint() - start) / 1e6;
+  let next = 0;
+  while (next < items.length) {
+    const due = Math.min(items.length, Math.floor((elapsedMs() * perSecond) / 1000) + 1);
+    for (; next < due; next += 1) {
+      const dueMs = (next * 1000) / perSecond;
+      running.push(
+        work(items[next]!).then(() => {
+          const end = elapsedMs();
+          ms.push(end - dueMs);
+          firstEnd = Math.min(firstEnd, end);
+          lastEnd = Math.max(lastEnd, end);
+        }),
+      );
+    }
+    // A 1 ms timer rather than a spin: the load shares the two cores with the server.
+    if (next < items.length) await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(running);
+  return { ms, endsPerSecond: ((items.length - 1) * 1000) / (lastEnd - firstEnd) };
 }
 
 const percentile = (sorted: number[], q: number): number =>
@@ -175,7 +221,8 @@ async function stopServer(server: ChildProcess): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const count = accountsWanted();
+  const count = positiveIntegerArgument('--accounts', 2_000);
+  const rate = positiveIntegerArgument('--rate', 1_500);
   const dir = mkdtempSync(join(tmpdir(), 'kora-bench-billing-'));
   const port = 19_000 + Math.floor(Math.random() * 1_000);
   const env = {
@@ -227,31 +274,46 @@ async function main(): Promise<void> {
         `| purchases failed | ${purchaseErrors} | 0 |`,
       );
 
-      const unlocks = accounts.flatMap((account) => account.tracks.map((trackId) => ({ account, trackId })));
       // Interleave the accounts, so concurrent requests are of many accounts (and some of the same one).
-      unlocks.sort((a, b) => a.account.tracks.indexOf(a.trackId) - b.account.tracks.indexOf(b.trackId));
-      process.stderr.write(`unlocks: ${unlocks.length} credits spent, ${UNLOCK_CONCURRENCY} in flight...\n`);
-      const unlockMs: number[] = [];
+      const unlocksOf = (some: Account[]) =>
+        some
+          .flatMap((account) => account.tracks.map((trackId, index) => ({ account, trackId, index })))
+          .sort((a, b) => a.index - b.index);
+      const half = Math.ceil(accounts.length / 2);
       const statuses = new Map<number, number>();
-      started = Date.now();
-      const cpuBefore = cpuSeconds(server.pid);
-      const loadCpuBefore = cpuSeconds(process.pid);
-      await pool(unlocks, UNLOCK_CONCURRENCY, async ({ account, trackId }) => {
+      const unlock = async ({ account, trackId }: { account: Account; trackId: string }): Promise<number> => {
         const answer = await call(port, 'POST', `/api/audio/track/${trackId}/master`, account.token, { credit: true });
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         if (answer.status === 200 && answer.body.creditsUsed !== 1) statuses.set(-1, (statuses.get(-1) ?? 0) + 1);
-        unlockMs.push(answer.ms);
-      });
-      const unlockSeconds = (Date.now() - started) / 1000;
+        return answer.ms;
+      };
+
+      const capacity = unlocksOf(accounts.slice(0, half));
+      process.stderr.write(`unlocks, capacity: ${capacity.length} credits spent, ${UNLOCK_CONCURRENCY} in flight...\n`);
+      const closedMs: number[] = [];
+      started = Date.now();
+      const cpuBefore = cpuSeconds(server.pid);
+      const loadCpuBefore = cpuSeconds(process.pid);
+      await pool(capacity, UNLOCK_CONCURRENCY, async (item) => void closedMs.push(await unlock(item)));
+      const closedSeconds = (Date.now() - started) / 1000;
       const unlockCpu = cpuSeconds(server.pid) - cpuBefore;
       const loadCpu = cpuSeconds(process.pid) - loadCpuBefore;
-      unlockMs.sort((a, b) => a - b);
+      closedMs.sort((a, b) => a - b);
+
+      const load = unlocksOf(accounts.slice(half));
+      process.stderr.write(`unlocks, target load: ${load.length} credits spent at ${rate}/s...\n`);
+      const open = await openLoop(load, rate, async (item) => void (await unlock(item)));
+      open.ms.sort((a, b) => a - b);
+      const latencies = (sorted: number[]) =>
+        `${percentile(sorted, 0.5).toFixed(1)} / ${percentile(sorted, 0.99).toFixed(1)} / ${sorted.at(-1)!.toFixed(1)} ms`;
       rows.push(
-        `| unlocks by credit, ${UNLOCK_CONCURRENCY} in flight: unlocks/s | ${(unlocks.length / unlockSeconds).toFixed(0)} | >= 1,500 |`,
-        `| unlock latency p50 / p99 / max | ${percentile(unlockMs, 0.5).toFixed(1)} / ${percentile(unlockMs, 0.99).toFixed(1)} / ${unlockMs.at(-1)!.toFixed(1)} ms | p99 < 50 ms |`,
-        `| server CPU per unlock (user + system, every thread, /proc; less host noise than the rate) | ${((unlockCpu / unlocks.length) * 1e6).toFixed(0)} us | - |`,
-        `| this process's CPU per unlock (the load generator, on the same cores) | ${((loadCpu / unlocks.length) * 1e6).toFixed(0)} us | - |`,
-        `| unlock answers | ${[...statuses].map(([status, n]) => `${status === -1 ? 'no credit used' : status}: ${n}`).join(', ')} | 200 only |`,
+        `| capacity: unlocks by credit, ${UNLOCK_CONCURRENCY} in flight (closed loop), ${capacity.length} unlocks: unlocks/s | ${(capacity.length / closedSeconds).toFixed(0)} | - |`,
+        `| capacity: latency p50 / p99 / max (the queue of ${UNLOCK_CONCURRENCY}: its mean is ${UNLOCK_CONCURRENCY} over the rate) | ${latencies(closedMs)} | - |`,
+        `| server CPU per unlock in the capacity phase (user + system, every thread, /proc; less host noise than the rate) | ${((unlockCpu / capacity.length) * 1e6).toFixed(0)} us | - |`,
+        `| this process's CPU per unlock (the load generator, on the same cores) | ${((loadCpu / capacity.length) * 1e6).toFixed(0)} us | - |`,
+        `| target load: ${load.length} unlocks sent at ${rate}/s (open loop): answers per second | ${open.endsPerSecond.toFixed(0)} | >= 1,500 |`,
+        `| target load: latency from each request's due time, p50 / p99 / max | ${latencies(open.ms)} | p99 < 50 ms |`,
+        `| unlock answers, both phases | ${[...statuses].map(([status, n]) => `${status === -1 ? 'no credit used' : status}: ${n}`).join(', ')} | 200 only |`,
       );
     } finally {
       await stopServer(server);
