@@ -53,6 +53,11 @@ const schema = z.object({
   /** How long a leftover must have been untouched before it is swept (others may share DATA_DIR and the temp dir). */
   SWEEP_MIN_AGE_SECONDS: z.coerce.number().int().min(0).max(604_800).default(3_600),
   PROJECTIONS: z.enum(['on', 'off']).default('on'),
+  /**
+   * Where the projections run with both stores embedded: `on`, a worker thread of their own (`ProjectionThread`);
+   * `off`, the event loop that answers requests. With an external store they run on the event loop.
+   */
+  PROJECTIONS_THREAD: z.enum(['on', 'off']).default('off'),
   /** Where the embedded database's write-ahead log is copied back into its file: a thread of its own, or commits. */
   SQLITE_CHECKPOINTS: z.enum(['thread', 'inline']).default('thread'),
   /** Processors (reactions such as notifications and cleanups); off on API replicas and in command lines. */

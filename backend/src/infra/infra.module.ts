@@ -32,6 +32,7 @@ import { EsdbEventStore } from './event-store/esdb-event-store';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { MongoReadStore } from './read-store/mongo-read-store';
 import { SqliteReadStore } from './read-store/sqlite-read-store';
+import { ProjectionThread } from './projection-thread';
 import { SqliteDatabase } from './sqlite/sqlite-database';
 
 export { CLOCK, IDS };
@@ -132,10 +133,23 @@ export class InfraModule {
         { provide: BlobStore, inject: [STORES], useFactory: (stores: Stores) => stores.blobs },
         {
           provide: ProjectionRunner,
-          inject: [EventStore, ReadStore, Metrics],
-          useFactory: (events: EventStore, reads: ReadStore, metrics: Metrics) => {
+          inject: [STORES, Metrics],
+          useFactory: ({ events, reads, sqlite }: Stores, metrics: Metrics) => {
+            const runnerLogger = {
+              info: (o: object, m: string) => logger.info(o, m),
+              error: (o: object, m: string) => logger.error(o, m),
+            };
+            // The thread runs the product's own projections; a test's own list runs here.
+            const threaded =
+              config.PROJECTIONS_THREAD === 'on' &&
+              sqlite !== null &&
+              config.embedded.eventStore &&
+              config.embedded.readStore &&
+              projections.length === allProjections.length &&
+              projections.every((projection, i) => projection === allProjections[i]);
             const runner = new ProjectionRunner(events, reads, projections, {
-              logger: { info: (o, m) => logger.info(o, m), error: (o, m) => logger.error(o, m) },
+              logger: runnerLogger,
+              ...(threaded ? { remote: new ProjectionThread(sqlite, events, runnerLogger) } : {}),
             });
             metrics.lagSource = () => runner.lastKnownLag();
             return runner;

@@ -298,6 +298,30 @@ describe('embedded SQLite event store: durability off the event loop', () => {
       await close();
     }
   });
+  it('keeps the streams it holds when another connection commits read models only, and reads again once it appends', async () => {
+    const { db, close } = openDatabase();
+    const other = new SqliteDatabase(db.file);
+    try {
+      const store = new SqliteEventStore(db);
+      const stream = unique('kept-');
+      await store.append(stream, [testEvent('A')], 'no_stream');
+      expect((await store.readStream(stream)).map((event) => event.type)).toEqual(['A']); // now cached
+      // A commit that leaves the log's end where it was: a projection's documents (the projections' thread). The
+      // event's row is rewritten in it only to tell, from here, whether the stream was read from the file again.
+      other.writer.exec('BEGIN IMMEDIATE');
+      other.writer.exec(`CREATE TABLE IF NOT EXISTS rm_elsewhere (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+      other.writer.exec(`UPDATE events SET type = 'Rewritten' WHERE stream = '${stream}'`);
+      other.writer.exec('COMMIT');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect((await store.readStream(stream)).map((event) => event.type)).toEqual(['A']); // from memory
+      await new SqliteEventStore(other).append(stream, [testEvent('B')], 0);
+      expect((await store.readStream(stream)).map((event) => event.type)).toEqual(['Rewritten', 'B']); // the file
+    } finally {
+      other.close();
+      await close();
+    }
+  });
+
   it('checks an expected revision against what another process appended, even to a stream it holds in memory', async () => {
     const { db, close } = openDatabase();
     const other = new SqliteDatabase(db.file);

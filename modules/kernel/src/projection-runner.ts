@@ -56,6 +56,22 @@ interface LiveState {
   lag: number;
 }
 
+/** Where a projection's live loop stands after a step (what `onStep` reports, and a remote runner sends back). */
+export interface ProjectionState extends LiveState {
+  readonly name: string;
+}
+
+/**
+ * Projections that run somewhere else than the process's event loop (a worker thread of the same process), from
+ * their own checkpoints in the same stores. The runner then keeps only their states, as `onState` reports them, so
+ * `waitFor`, `status` and `lastKnownLag` answer as if the loops ran here.
+ */
+export interface RemoteProjections {
+  /** Starts them; `onState` is called with each step's state, `onFailed` once if they stop running there. */
+  start(onState: (state: ProjectionState) => void, onFailed: (error: Error) => void): Promise<void>;
+  stop(): Promise<void>;
+}
+
 const SHADOW_SUFFIX = '__rebuild';
 const ERROR_BACKOFF_MS = 1_000;
 const LAG_COUNT_CAP = 1_000_000;
@@ -78,12 +94,22 @@ export class ProjectionRunner {
   private abort = new AbortController();
   private readonly batchSize: number;
   private readonly logger: RunnerLogger | undefined;
+  private readonly remote: RemoteProjections | undefined;
+  private readonly onStep: ((state: ProjectionState) => void) | undefined;
+  private remoteRunning = false;
 
   constructor(
     private readonly events: EventStore,
     private readonly store: ReadStore,
     projections: readonly AnyProjection[],
-    options: { batchSize?: number; logger?: RunnerLogger } = {},
+    options: {
+      batchSize?: number;
+      logger?: RunnerLogger;
+      /** Run the live loops there rather than here; here again if they fail there. */
+      remote?: RemoteProjections;
+      /** Told after each step of a live loop. */
+      onStep?: (state: ProjectionState) => void;
+    } = {},
   ) {
     for (const projection of projections) {
       if (this.definitions.has(projection.name)) throw new Error(`Duplicate projection ${projection.name}`);
@@ -92,10 +118,17 @@ export class ProjectionRunner {
     }
     this.batchSize = options.batchSize ?? 1_000;
     this.logger = options.logger;
+    this.remote = options.remote;
+    this.onStep = options.onStep;
   }
 
   get names(): string[] {
     return [...this.definitions.keys()];
+  }
+
+  /** Where the live loops run: on this event loop, or `remote` (see `RemoteProjections`). */
+  get where(): 'here' | 'remote' {
+    return this.remoteRunning ? 'remote' : 'here';
   }
 
   /**
@@ -106,21 +139,55 @@ export class ProjectionRunner {
     return this.progress.version;
   }
 
-  /** Starts one loop per projection. A projection whose stored version differs is rebuilt first. */
+  /**
+   * Starts one loop per projection. A projection whose stored version differs is rebuilt first. With `remote`, the
+   * loops run there; if they cannot start or later fail, they run here from their checkpoints.
+   */
   async start(): Promise<void> {
     this.abort = new AbortController();
+    const starts: Array<{ definition: AnyProjection; state: LiveState; stale: boolean }> = [];
     for (const definition of this.definitions.values()) {
       await this.store.ensureIndexes(definition.collection, definition.indexes ?? []);
       const checkpoint = await this.store.getCheckpoint(definition.name);
       const state: LiveState = { position: checkpoint?.position ?? 0, running: true, lastError: null, lag: 0 };
       this.live.set(definition.name, state);
-      const stale = checkpoint !== null && checkpoint.version !== definition.version;
-      this.loops.push(this.runLive(definition, state, stale));
+      starts.push({ definition, state, stale: checkpoint !== null && checkpoint.version !== definition.version });
     }
+    const runHere = (): void => {
+      for (const { definition, state, stale } of starts) this.loops.push(this.runLive(definition, state, stale));
+    };
+    if (!this.remote) return runHere();
+    const failed = (error: Error): void => {
+      if (!this.remoteRunning || this.abort.signal.aborted) return;
+      this.remoteRunning = false;
+      this.logger?.error({ err: error }, 'the projections stopped running off the event loop; running them here');
+      runHere();
+    };
+    this.remoteRunning = true;
+    try {
+      await this.remote.start((remote) => this.remoteState(remote), failed);
+    } catch (error) {
+      failed(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** A step taken by a remote loop: its state replaces the one kept here, and waiters look again. */
+  private remoteState(remote: ProjectionState): void {
+    const state = this.live.get(remote.name);
+    if (!state || !this.remoteRunning) return;
+    state.position = Math.max(state.position, remote.position);
+    state.running = remote.running;
+    state.lastError = remote.lastError;
+    state.lag = remote.lag;
+    this.progress.notify();
   }
 
   async stop(): Promise<void> {
     this.abort.abort();
+    if (this.remoteRunning) {
+      this.remoteRunning = false;
+      await this.remote!.stop();
+    }
     await Promise.all(this.loops.splice(0));
     for (const state of this.live.values()) state.running = false;
   }
@@ -249,13 +316,16 @@ export class ProjectionRunner {
         this.progress.notify();
         if (step.drained) {
           state.lag = 0;
+          this.onStep?.({ name: definition.name, ...state });
           await this.events.appended.wait(seen, this.events.pollIntervalMs, signal);
         } else {
           state.lag = await this.events.countAfter(step.position, LAG_COUNT_CAP);
+          this.onStep?.({ name: definition.name, ...state });
         }
       } catch (error) {
         if (signal.aborted) break;
         state.lastError = error instanceof Error ? error.message : String(error);
+        this.onStep?.({ name: definition.name, ...state });
         this.logger?.error({ projection: definition.name, err: error }, 'projection step failed; retrying');
         await sleep(ERROR_BACKOFF_MS, signal);
       }

@@ -108,6 +108,7 @@ export class SqliteEventStore extends EventStore {
   private readonly insert: Statement;
   private readonly lastRevision: Statement<[string], { revision: number | null }>;
   private readonly findById: Statement<[string], { stream: string; revision: number; position: number }>;
+  private readonly lastPosition: Statement<[], number | null>;
   private readonly appends: GroupCommit<QueuedAppend, AppendOutcome>;
   private readonly tail = new LogTail(TAIL_EVENTS);
   /** The first position of each group committed but not yet fsynced, in commit order. */
@@ -142,6 +143,7 @@ export class SqliteEventStore extends EventStore {
     );
     this.lastRevision = w.prepare('SELECT max(revision) AS revision FROM events WHERE stream = ?');
     this.findById = w.prepare('SELECT stream, revision, position FROM events WHERE id = ?');
+    this.lastPosition = w.prepare('SELECT max(position) FROM events').pluck() as Statement<[], number | null>;
     this.dataVersion = w.prepare('PRAGMA data_version').pluck() as Statement<[], number>;
     for (const connection of new Set([db.writer, db.reader])) this.reads.set(connection, readStatements(connection));
   }
@@ -266,13 +268,19 @@ export class SqliteEventStore extends EventStore {
     this.dropIfOtherWriters();
   }
 
-  /** Drops what is known from memory if another connection has committed to the file since the last look. */
+  /**
+   * Drops what is known from memory if another connection has appended to the log since the last look. A commit by
+   * another connection that left the log's last position where this process knows it wrote read models only (the
+   * projections' thread, `npm run projections`): positions are never reused, so any append moves it.
+   */
   private dropIfOtherWriters(): void {
     const version = this.dataVersion.get();
     if (version === this.cachedVersion) return;
     this.cachedVersion = version;
+    const last = this.lastPosition.get() ?? 0;
+    if (last === this.head) return;
     this.streams.clear();
-    this.head = null;
+    this.head = last;
   }
 
   /**

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AsyncMutex } from './async-mutex';
+import { ThreadLock } from './thread-lock';
 import { WalCheckpointer } from './wal-checkpointer';
 import { WalSync } from './wal-sync';
 
@@ -15,6 +16,11 @@ export interface SqliteDatabaseOptions {
   readonly checkpoints?: 'thread' | 'inline';
   /** Told when the checkpoint thread fails and the writer checkpoints by itself again. */
   readonly onWarning?: (message: string) => void;
+  /**
+   * The write lock shared with the other threads of the process that open the same file (`ThreadLock.buffer`):
+   * their writes take turns without SQLite's busy handler sleeping the event loop. Absent: a lock of its own.
+   */
+  readonly threadLock?: SharedArrayBuffer;
 }
 
 export interface WriteOptions {
@@ -37,6 +43,8 @@ export class SqliteDatabase {
   readonly writer: Database.Database;
   readonly reader: Database.Database;
   private readonly mutex = new AsyncMutex();
+  /** Taken inside the mutex around every write: shared with the other threads on the file (see the option). */
+  readonly threadLock: ThreadLock;
   /** Null when SQLite fsyncs by itself (no write-ahead log, as in memory) or nothing is fsynced (`NORMAL`). */
   private readonly walSync: WalSync | null;
   private readonly checkpointer: WalCheckpointer | null = null;
@@ -50,6 +58,7 @@ export class SqliteDatabase {
     options: SqliteDatabaseOptions = {},
   ) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.threadLock = new ThreadLock(options.threadLock);
     this.writer = new Database(file);
     const journal = this.writer.pragma('journal_mode = WAL', { simple: true });
     const synchronous = options.synchronous ?? 'FULL';
@@ -97,9 +106,14 @@ export class SqliteDatabase {
    * is released before the wait, so the next writer goes on while the log is fsynced.
    */
   async exclusive<R>(work: () => Promise<R> | R, options: WriteOptions = {}): Promise<R> {
-    const result = await this.mutex.run(() => {
-      this.endTurnRead(); // the work's statements must not join a read transaction that commits later
-      return work();
+    const result = await this.mutex.run(async () => {
+      await this.threadLock.acquire();
+      try {
+        this.endTurnRead(); // the work's statements must not join a read transaction that commits later
+        return await work();
+      } finally {
+        this.threadLock.release();
+      }
     });
     if (options.relaxed !== true) await this.durable();
     return result;
@@ -144,7 +158,11 @@ export class SqliteDatabase {
     return w;
   }
 
-  private readonly endTurnRead = (): void => {
+  /**
+   * Ends this turn's read transaction, so the next read sees what other threads have committed since it began (a
+   * worker thread's projections: their progress is reported in the same turn as the requests waiting for it).
+   */
+  readonly endTurnRead = (): void => {
     if (!this.turnRead) return;
     this.turnRead = false;
     try {

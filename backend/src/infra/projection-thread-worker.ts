@@ -1,0 +1,62 @@
+import { ProjectionRunner, type ProjectionState } from '@kora/kernel';
+import { allProjections } from '@kora/projections';
+import { parentPort, workerData } from 'node:worker_threads';
+import { SqliteEventStore } from './event-store/sqlite-event-store';
+import type { FromProjectionThread, ProjectionThreadData, ToProjectionThread } from './projection-thread';
+import { SqliteReadStore } from './read-store/sqlite-read-store';
+import { SqliteDatabase } from './sqlite/sqlite-database';
+
+/**
+ * The projections' thread (`ProjectionThread`): the product's projections on connections of their own to the
+ * embedded database, their commits under the main thread's write lock. It checkpoints the log inside its own commits
+ * as SQLite does by default (off the main thread either way). Each step's state goes back to the main thread, the
+ * steps of one turn in one message.
+ */
+const { file, threadLock, pollIntervalMs } = workerData as ProjectionThreadData;
+const port = parentPort!;
+const post = (message: FromProjectionThread): void => port.postMessage(message);
+
+/** A log context as the main thread's logger takes it: errors by their message and stack, the rest as is. */
+function plain(context: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(context).map(([key, value]) => [
+      key,
+      value instanceof Error ? { message: value.message, stack: value.stack } : value,
+    ]),
+  );
+}
+
+const db = new SqliteDatabase(file, { threadLock, checkpoints: 'inline' });
+const events = new SqliteEventStore(db, { pollIntervalMs });
+const reads = new SqliteReadStore(db);
+const pending = new Map<string, ProjectionState>();
+const flush = (): void => {
+  post({ kind: 'states', states: [...pending.values()] });
+  pending.clear();
+};
+const runner = new ProjectionRunner(events, reads, allProjections, {
+  logger: {
+    info: (context, message) => post({ kind: 'log', level: 'info', context: plain(context), message }),
+    error: (context, message) => post({ kind: 'log', level: 'error', context: plain(context), message }),
+  },
+  onStep: (state) => {
+    if (pending.size === 0) setImmediate(flush);
+    pending.set(state.name, state);
+  },
+});
+
+port.on('message', (message: ToProjectionThread) => {
+  if (message.kind === 'appended') events.appended.notify();
+  else if (message.kind === 'stop') void stop();
+});
+
+async function stop(): Promise<void> {
+  await runner.stop();
+  await events.close();
+  await reads.close();
+  db.close();
+  post({ kind: 'stopped' });
+  port.close();
+}
+
+void runner.start().then(() => post({ kind: 'started' }));

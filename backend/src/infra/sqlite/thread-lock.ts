@@ -1,0 +1,33 @@
+/**
+ * SQLite's write lock, taken by the threads of one process before they write to the same file: an `Int32Array`
+ * cell in shared memory (0 free, 1 held). A thread that finds it held waits with `Atomics.waitAsync`, so its event
+ * loop goes on; SQLite's own busy handler would sleep the thread instead (1 ms and more at a time, on the thread that
+ * answers requests). Fair enough for two threads: a release wakes one waiter, and an uncontended take is one
+ * compare-and-swap.
+ */
+/** `Atomics.waitAsync` (ES2024, in Node since 16), which this project's TypeScript library does not declare yet. */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(cell: Int32Array, index: number, value: number): { async: boolean; value: Promise<string> | string };
+  }
+).waitAsync;
+
+export class ThreadLock {
+  private readonly cell: Int32Array;
+
+  constructor(readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(4)) {
+    this.cell = new Int32Array(buffer);
+  }
+
+  async acquire(): Promise<void> {
+    while (Atomics.compareExchange(this.cell, 0, 0, 1) !== 0) {
+      const wait = waitAsync(this.cell, 0, 1);
+      if (wait.async) await wait.value;
+    }
+  }
+
+  release(): void {
+    Atomics.store(this.cell, 0, 0);
+    Atomics.notify(this.cell, 0, 1);
+  }
+}
