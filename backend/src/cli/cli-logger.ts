@@ -14,7 +14,13 @@ export function cliLogger(level: string): Logger {
 }
 
 /** What every command line sets: no HTTP reactions, no jobs, no sweeping of other processes' leftovers. */
-export const CLI_ROLE = { WORKERS: '0', PROCESSORS: 'off', ORPHAN_SWEEP: 'off', SQLITE_CHECKPOINTS: 'inline' } as const;
+export const CLI_ROLE = {
+  WORKERS: '0',
+  PROCESSORS: 'off',
+  ORPHAN_SWEEP: 'off',
+  SQLITE_CHECKPOINTS: 'inline',
+  PROJECTIONS_THREAD: 'off',
+} as const;
 
 /** The application without HTTP, for a command line: its log and Nest's own on stderr. */
 export function cliApplication(config: Config, level: string = config.LOG_LEVEL): Promise<INestApplicationContext> {

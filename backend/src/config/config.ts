@@ -57,7 +57,7 @@ const schema = z.object({
    * Where the projections run with both stores embedded: `on`, a worker thread of their own (`ProjectionThread`);
    * `off`, the event loop that answers requests. With an external store they run on the event loop.
    */
-  PROJECTIONS_THREAD: z.enum(['on', 'off']).default('off'),
+  PROJECTIONS_THREAD: z.enum(['on', 'off']).default('on'),
   /** Where the embedded database's write-ahead log is copied back into its file: a thread of its own, or commits. */
   SQLITE_CHECKPOINTS: z.enum(['thread', 'inline']).default('thread'),
   /** Processors (reactions such as notifications and cleanups); off on API replicas and in command lines. */

@@ -27,7 +27,7 @@ function plain(context: Record<string, unknown>): Record<string, unknown> {
 }
 
 const db = new SqliteDatabase(file, { threadLock, checkpoints: 'inline' });
-const events = new SqliteEventStore(db, { pollIntervalMs });
+const events = new SqliteEventStore(db, { pollIntervalMs, tailsOtherWriters: true });
 const reads = new SqliteReadStore(db);
 const pending = new Map<string, ProjectionState>();
 const flush = (): void => {

@@ -58,6 +58,11 @@ describe('projections on a thread of their own', () => {
     expect(status.every((projection) => projection.running && projection.lastError === null)).toBe(true);
   }, 60_000);
 
+  it('runs them here with PROJECTIONS_THREAD=off', async () => {
+    test = await startTestApp({ realAuth: true, env: { PROJECTIONS_THREAD: 'off' } });
+    expect(test.app.get(ProjectionRunner).where).toBe('here');
+  });
+
   it('runs them here when the thread cannot start', async () => {
     process.env.KORA_PROJECTION_THREAD = join(__dirname, '..', 'support', 'projection-thread-failing-at-start.mjs');
     test = await startTestApp({ realAuth: true, env: { PROJECTIONS_THREAD: 'on' } });

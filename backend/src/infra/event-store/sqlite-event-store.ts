@@ -33,6 +33,11 @@ export interface SqliteEventStoreOptions {
   readonly pollIntervalMs?: number;
   /** Called after each durable append with the number of events written (metrics). */
   readonly onAppended?: (count: number) => void;
+  /**
+   * For a store that reads what another connection appends (the projections' thread): `readAll` first reads the
+   * log's new end into the tail kept in memory, once for all its readers, which then read it from there.
+   */
+  readonly tailsOtherWriters?: boolean;
 }
 
 const SCHEMA = `
@@ -62,6 +67,7 @@ interface ReadStatements {
   readonly connection: Database.Database;
   readonly head: Statement<[], { head: number | null }>;
   readonly stream: Statement<[string, number, number], EventRow>;
+  readonly range: Statement<[number, number], EventRow>;
   readonly count: Statement<[number, number], { n: number }>;
   /** `readAll`'s, by the shape of its filter. */
   readonly all: Map<string, Statement<unknown[], EventRow>>;
@@ -74,6 +80,9 @@ function readStatements(connection: Database.Database): ReadStatements {
     stream: connection
       .prepare(`SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`)
       .raw() as unknown as Statement<[string, number, number], EventRow>,
+    range: connection
+      .prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position`)
+      .raw() as unknown as Statement<[number, number], EventRow>,
     count: connection.prepare(
       'SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE position > ? ORDER BY position LIMIT ?)',
     ),
@@ -105,6 +114,7 @@ export class SqliteEventStore extends EventStore {
   readonly appended = new Notifier();
   readonly pollIntervalMs: number;
   private readonly onAppended: ((count: number) => void) | undefined;
+  private readonly tailsOtherWriters: boolean;
   private readonly insert: Statement;
   private readonly lastRevision: Statement<[string], { revision: number | null }>;
   private readonly findById: Statement<[string], { stream: string; revision: number; position: number }>;
@@ -136,6 +146,7 @@ export class SqliteEventStore extends EventStore {
     );
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.onAppended = options.onAppended;
+    this.tailsOtherWriters = options.tailsOtherWriters === true;
     db.writer.exec(SCHEMA);
     const w = db.writer;
     this.insert = w.prepare(
@@ -406,6 +417,7 @@ export class SqliteEventStore extends EventStore {
   async readAll(options: ReadAllOptions): Promise<ReadAllResult> {
     const head = this.visibleHead();
     if (head <= options.after) return { events: [], scannedTo: options.after };
+    if (this.tailsOtherWriters) this.extendTail(head);
     const fromTail = this.tail.read(options, head);
     if (fromTail) return fromTail;
     const types = options.types ?? [];
@@ -428,6 +440,14 @@ export class SqliteEventStore extends EventStore {
     const events = rows.map(toRecorded);
     const scannedTo = rows.length === options.maxCount ? rows[rows.length - 1]![0] : head;
     return { events, scannedTo };
+  }
+
+  /** Reads into the tail what was appended up to `head` after its end (at most its capacity, the latest). */
+  private extendTail(head: number): void {
+    const end = this.tail.end;
+    if (end !== null && end >= head) return;
+    const from = end === null || head - end > TAIL_EVENTS ? Math.max(0, head - TAIL_EVENTS) : end;
+    this.tail.add(this.reading().range.all(from, head).map(toRecorded));
   }
 
   async headPosition(): Promise<number> {
@@ -458,6 +478,11 @@ export class LogTail {
   private events: RecordedEvent[] = [];
 
   constructor(private readonly capacity: number) {}
+
+  /** The position of the last event held, null when none is. */
+  get end(): number | null {
+    return this.events[this.events.length - 1]?.position ?? null;
+  }
 
   add(written: readonly RecordedEvent[]): void {
     for (const event of written) {
