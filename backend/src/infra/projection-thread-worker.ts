@@ -2,7 +2,12 @@ import { ProjectionRunner, type ProjectionState } from '@kora/kernel';
 import { allProjections } from '@kora/projections';
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
-import type { FromProjectionThread, ProjectionThreadData, ToProjectionThread } from './projection-thread';
+import {
+  AppendSignal,
+  type FromProjectionThread,
+  type ProjectionThreadData,
+  type ToProjectionThread,
+} from './projection-thread';
 import { SqliteReadStore } from './read-store/sqlite-read-store';
 import { SqliteDatabase } from './sqlite/sqlite-database';
 
@@ -12,7 +17,7 @@ import { SqliteDatabase } from './sqlite/sqlite-database';
  * as SQLite does by default (off the main thread either way). Each step's state goes back to the main thread, the
  * steps of one turn in one message.
  */
-const { file, threadLock, pollIntervalMs } = workerData as ProjectionThreadData;
+const { file, threadLock, appends, pollIntervalMs } = workerData as ProjectionThreadData;
 const port = parentPort!;
 const post = (message: FromProjectionThread): void => port.postMessage(message);
 
@@ -45,12 +50,25 @@ const runner = new ProjectionRunner(events, reads, allProjections, {
   },
 });
 
+let stopping = false;
 port.on('message', (message: ToProjectionThread) => {
-  if (message.kind === 'appended') events.appended.notify();
-  else if (message.kind === 'stop') void stop();
+  if (message.kind === 'stop') void stop();
 });
 
+/** Wakes the loops at each of the main thread's appends. */
+async function followAppends(): Promise<void> {
+  const signal = new AppendSignal(appends);
+  let seen = signal.count;
+  while (!stopping) {
+    await signal.changed(seen);
+    seen = signal.count;
+    events.appended.notify();
+  }
+}
+
 async function stop(): Promise<void> {
+  stopping = true;
+  new AppendSignal(appends).signal(); // ends the wait of `followAppends`
   await runner.stop();
   await events.close();
   await reads.close();
@@ -59,4 +77,7 @@ async function stop(): Promise<void> {
   port.close();
 }
 
-void runner.start().then(() => post({ kind: 'started' }));
+void runner.start().then(() => {
+  post({ kind: 'started' });
+  void followAppends();
+});

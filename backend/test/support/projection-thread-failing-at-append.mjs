@@ -1,8 +1,9 @@
 // A projections thread that says it started, projects nothing, and exits at the first append it is told of
 // (projection-thread.spec.ts).
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 
+const appends = new Int32Array(workerData.appends);
+const seen = Atomics.load(appends, 0);
 parentPort.postMessage({ kind: 'started' });
-parentPort.on('message', (message) => {
-  if (message.kind === 'appended') process.exit(3);
-});
+const wait = Atomics.waitAsync(appends, 0, seen);
+(wait.async ? wait.value : Promise.resolve()).then(() => process.exit(3));

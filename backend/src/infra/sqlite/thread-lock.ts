@@ -6,7 +6,7 @@
  * compare-and-swap.
  */
 /** `Atomics.waitAsync` (ES2024, in Node since 16), which this project's TypeScript library does not declare yet. */
-const waitAsync = (
+export const waitAsync = (
   Atomics as unknown as {
     waitAsync(cell: Int32Array, index: number, value: number): { async: boolean; value: Promise<string> | string };
   }
