@@ -5,6 +5,7 @@ import { SqliteEventStore } from './event-store/sqlite-event-store';
 import {
   AppendSignal,
   type FromProjectionThread,
+  PROJECTION_THREAD_LOCK_OWNER,
   type ProjectionThreadData,
   type ToProjectionThread,
 } from './projection-thread';
@@ -31,7 +32,10 @@ function plain(context: Record<string, unknown>): Record<string, unknown> {
   );
 }
 
-const db = new SqliteDatabase(file, { threadLock, checkpoints: 'inline' });
+const db = new SqliteDatabase(file, {
+  threadLock: { buffer: threadLock, owner: PROJECTION_THREAD_LOCK_OWNER },
+  checkpoints: 'inline',
+});
 const events = new SqliteEventStore(db, { pollIntervalMs, tailsOtherWriters: true });
 const reads = new SqliteReadStore(db);
 const pending = new Map<string, ProjectionState>();

@@ -54,6 +54,9 @@ export type FromProjectionThread =
     }
   | { readonly kind: 'stopped' };
 
+/** The thread's mark in the shared write lock (`ThreadLock`). */
+export const PROJECTION_THREAD_LOCK_OWNER = 2;
+
 /** How long a stop waits for the thread to finish its step and close its connection before ending it. */
 const STOP_TIMEOUT_MS = 5_000;
 
@@ -107,6 +110,7 @@ export class ProjectionThread implements RemoteProjections {
         if (this.worker !== worker) return; // stopped on purpose
         this.worker = null;
         this.forwarding?.abort();
+        this.db.threadLock.releaseIfHeldBy(PROJECTION_THREAD_LOCK_OWNER);
         if (started) onFailed(error);
         else reject(error);
       };
@@ -145,9 +149,10 @@ export class ProjectionThread implements RemoteProjections {
     this.forwarding?.abort();
     if (!worker) return;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => void worker.terminate().then(() => resolve()), STOP_TIMEOUT_MS);
+      const timer = setTimeout(() => void worker.terminate(), STOP_TIMEOUT_MS);
       worker.once('exit', () => {
         clearTimeout(timer);
+        this.db.threadLock.releaseIfHeldBy(PROJECTION_THREAD_LOCK_OWNER);
         resolve();
       });
       worker.postMessage({ kind: 'stop' } satisfies ToProjectionThread);

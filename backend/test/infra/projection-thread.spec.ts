@@ -84,13 +84,24 @@ describe('projections on a thread of their own', () => {
   }, 60_000);
 });
 
+/** Two connections to one new file, as the main thread and the projections' thread open it (the second on the first's lock). */
+async function onOneFile(work: (main: SqliteDatabase, thread: SqliteDatabase) => Promise<void> | void): Promise<void> {
+  const dir = tempDir();
+  const file = join(dir.path, 'kora.db');
+  const main = new SqliteDatabase(file);
+  const thread = new SqliteDatabase(file, { threadLock: { buffer: main.threadLock.buffer, owner: 2 } });
+  try {
+    await work(main, thread);
+  } finally {
+    thread.close();
+    main.close();
+    dir.cleanup();
+  }
+}
+
 describe("the main thread's reads of what the projections' thread commits", () => {
-  it("see a commit made during the turn only once the turn's read transaction is ended, as a progress report does", () => {
-    const dir = tempDir();
-    try {
-      const file = join(dir.path, 'kora.db');
-      const main = new SqliteDatabase(file);
-      const thread = new SqliteDatabase(file, { threadLock: main.threadLock.buffer });
+  it("see a commit made during the turn only once the turn's read transaction is ended, as a progress report does", () =>
+    onOneFile((main, thread) => {
       main.writer.exec('CREATE TABLE t (id INTEGER PRIMARY KEY)');
       const count = () => (main.readConnection.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
       expect(count()).toBe(0); // the turn's read transaction begins
@@ -98,12 +109,7 @@ describe("the main thread's reads of what the projections' thread commits", () =
       expect(count()).toBe(0); // the same snapshot, for the rest of the turn
       main.endTurnRead();
       expect(count()).toBe(1);
-      thread.close();
-      main.close();
-    } finally {
-      dir.cleanup();
-    }
-  });
+    }));
 });
 
 describe('the write lock shared by the threads of a process', () => {
@@ -120,12 +126,8 @@ describe('the write lock shared by the threads of a process', () => {
     lock.release();
   });
 
-  it("is taken around every write, so a second connection's writes on the same lock never meet SQLite's busy error", async () => {
-    const dir = tempDir();
-    try {
-      const file = join(dir.path, 'kora.db');
-      const a = new SqliteDatabase(file);
-      const b = new SqliteDatabase(file, { threadLock: a.threadLock.buffer });
+  it("is taken around every write, so a second connection's writes on the same lock never meet SQLite's busy error", () =>
+    onOneFile(async (a, b) => {
       a.writer.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, who TEXT)');
       for (const db of [a, b]) db.writer.pragma('busy_timeout = 0'); // without the shared lock, an overlap fails at once
       const write = (db: SqliteDatabase, who: string) =>
@@ -136,10 +138,5 @@ describe('the write lock shared by the threads of a process', () => {
         });
       await Promise.all(Array.from({ length: 50 }, (_, i) => write(i % 2 ? a : b, i % 2 ? 'a' : 'b')));
       expect(a.writer.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 100 });
-      b.close();
-      a.close();
-    } finally {
-      dir.cleanup();
-    }
-  });
+    }));
 });

@@ -17,10 +17,11 @@ export interface SqliteDatabaseOptions {
   /** Told when the checkpoint thread fails and the writer checkpoints by itself again. */
   readonly onWarning?: (message: string) => void;
   /**
-   * The write lock shared with the other threads of the process that open the same file (`ThreadLock.buffer`):
-   * their writes take turns without SQLite's busy handler sleeping the event loop. Absent: a lock of its own.
+   * The write lock shared with the other threads of the process that open the same file (`ThreadLock.buffer`) and
+   * this side's mark in it: their writes take turns without SQLite's busy handler sleeping the event loop. Absent: a
+   * lock of its own, marked `ThreadLock.MAIN`.
    */
-  readonly threadLock?: SharedArrayBuffer;
+  readonly threadLock?: { readonly buffer: SharedArrayBuffer; readonly owner: number };
 }
 
 export interface WriteOptions {
@@ -58,7 +59,7 @@ export class SqliteDatabase {
     options: SqliteDatabaseOptions = {},
   ) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    this.threadLock = new ThreadLock(options.threadLock);
+    this.threadLock = new ThreadLock(options.threadLock?.buffer, options.threadLock?.owner);
     this.writer = new Database(file);
     const journal = this.writer.pragma('journal_mode = WAL', { simple: true });
     const synchronous = options.synchronous ?? 'FULL';

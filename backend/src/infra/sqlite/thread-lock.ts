@@ -13,15 +13,23 @@ export const waitAsync = (
 ).waitAsync;
 
 export class ThreadLock {
+  /** Who holds the lock, in the cell: the main thread's connections by default. */
+  static readonly MAIN = 1;
   private readonly cell: Int32Array;
 
-  constructor(readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(4)) {
+  /** `owner`: this side's mark in the cell (non-zero), so a side that died holding the lock can be told apart. */
+  constructor(
+    readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(4),
+    private readonly owner: number = ThreadLock.MAIN,
+  ) {
     this.cell = new Int32Array(buffer);
   }
 
   async acquire(): Promise<void> {
-    while (Atomics.compareExchange(this.cell, 0, 0, 1) !== 0) {
-      const wait = waitAsync(this.cell, 0, 1);
+    for (;;) {
+      const holder = Atomics.compareExchange(this.cell, 0, 0, this.owner);
+      if (holder === 0) return;
+      const wait = waitAsync(this.cell, 0, holder);
       if (wait.async) await wait.value;
     }
   }
@@ -29,5 +37,13 @@ export class ThreadLock {
   release(): void {
     Atomics.store(this.cell, 0, 0);
     Atomics.notify(this.cell, 0, 1);
+  }
+
+  /**
+   * Frees the lock if `owner` holds it: a thread that ended while it held it (SQLite rolled its transaction back when
+   * its connection went) would otherwise hold every writer of the process for ever.
+   */
+  releaseIfHeldBy(owner: number): void {
+    if (Atomics.compareExchange(this.cell, 0, owner, 0) === owner) Atomics.notify(this.cell, 0, 1);
   }
 }
